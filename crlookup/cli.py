@@ -1,0 +1,240 @@
+"""The command line: click options in, library calls, then `--json` or rich output out.
+
+Nothing else in crlookup imports click. Library errors become one line on stderr with exit
+code 1 (not found) or 2 (bad input); rich is imported only for output meant for people.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import click
+
+from crlookup import __version__, numbers, store
+from crlookup.library import NotFound
+from crlookup.sources import SourceError
+
+NOT_FOUND, BAD_INPUT = 1, 2
+
+
+class Failure(click.ClickException):
+    """One line on stderr and an exit code; never a traceback."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file=None) -> None:
+        click.echo(self.format_message(), err=True)
+
+
+class Group(click.Group):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except NotFound as e:
+            msg = str(e)
+            if e.suggestions:
+                msg += f"; nearest: {', '.join(e.suggestions)}"
+            raise Failure(msg, NOT_FOUND) from None
+        except (SourceError, numbers.NumberError, store.LibraryError) as e:
+            raise Failure(str(e), BAD_INPUT) from None
+        except OSError as e:
+            raise Failure(f"{e.filename or 'crlookup'}: {e.strerror}", BAD_INPUT) from None
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts and bots.")(f)
+
+
+def pager_option(f):
+    return click.option("--pager", is_flag=True, help="Show long output through a pager.")(f)
+
+
+def emit_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def show(renderable, pager: bool = False) -> None:
+    from crlookup import render
+
+    console = render.console()
+    if pager:
+        with console.pager(styles=True):
+            console.print(renderable)
+    else:
+        console.print(renderable)
+
+
+class _BuildProgress:
+    """Reports the first-use build: a rich progress bar for people, plain lines otherwise."""
+
+    def __init__(self, plain: bool):
+        self.plain = plain or not sys.stderr.isatty()
+        self.bar = None
+        self.task = None
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        if self.plain:
+            if done == 0:
+                click.echo("crlookup: building the library (first use or sources changed)", err=True)
+            return
+        if self.bar is None:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            from crlookup import render
+
+            self.bar = Progress(
+                TextColumn("building the library"), BarColumn(), TextColumn("{task.description}"),
+                TimeElapsedColumn(), console=render.console(stderr=True), transient=True,
+            )
+            self.bar.start()
+            self.task = self.bar.add_task(label, total=total)
+        self.bar.update(self.task, completed=done, total=total, description=label)
+        if done >= total:
+            self.bar.stop()
+
+
+def open_library(as_json: bool = False):
+    progress = _BuildProgress(plain=as_json)
+    try:
+        return store.open_library(progress=progress)
+    finally:
+        if progress.bar is not None:
+            progress.bar.stop()
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="crlookup")
+def cli():
+    """Look up the Magic: The Gathering Comprehensive Rules, any edition, offline.
+
+    Example: crlookup rule 702.19
+    """
+
+
+@cli.command()
+@json_option
+def editions(as_json: bool):
+    """List the editions in the library with their counts.
+
+    Example: crlookup editions
+    """
+    lib = open_library(as_json)
+    items = lib.editions()
+    if as_json:
+        emit_json([e.to_dict() for e in items])
+        return
+    from crlookup import render
+
+    show(render.editions_table(items))
+
+
+@cli.command()
+@click.argument("number")
+@click.option("--edition", "edition_id", metavar="ID", help="Edition id, e.g. en-2019-01-25 (default: newest English).")
+@json_option
+@pager_option
+def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
+    """Show a rule with its subrules, examples and citations.
+
+    NUMBER is a section (702), a rule (702.19) or a subrule (702.19b); a trailing period
+    (702.19.) shows the rule alone, without its subrules.
+
+    Example: crlookup rule 702.19b
+    """
+    alone = number.strip().endswith(".") and "." in number.strip()[:-1]
+    wanted = str(numbers.parse(number))
+    lib = open_library(as_json)
+    edition = lib.edition(edition_id).id
+    found = lib.get(edition, wanted)
+    if found is None:
+        raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
+    if alone:
+        below = []
+    elif found.kind in ("chapter", "section"):
+        below = lib.children(edition, wanted)
+    else:
+        below = lib.subtree(edition, wanted)
+    cited_by = lib.cited_by(edition, wanted)
+    if as_json:
+        data = found.to_dict(edition)
+        data["children"] = [r.to_dict(edition) for r in below]
+        data["cited_by"] = cited_by
+        emit_json(data)
+        return
+    from crlookup import render
+
+    show(render.RuleView(edition, found, below, cited_by=cited_by, alone=alone), pager)
+
+
+@cli.command()
+@click.argument("edition_id", metavar="EDITION")
+def export(edition_id: str):
+    """Write every entry of an edition as JSON Lines: rules, then the glossary.
+
+    Example: crlookup export en-2026-08-07 > rules.jsonl
+    """
+    lib = open_library(as_json=True)
+    edition = lib.edition(edition_id).id
+    out = click.get_text_stream("stdout")
+    for r in lib.entries(edition):
+        out.write(json.dumps(r.to_dict(edition), ensure_ascii=False) + "\n")
+    for g in lib.glossary(edition):
+        out.write(json.dumps(g.to_dict(edition), ensure_ascii=False) + "\n")
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--id", "edition_id", metavar="ID", help="Edition id (default: <lang>-<effective date>).")
+@click.option("--lang", metavar="L", help="Language code of the edition (default: from the source).")
+@click.option("--date", metavar="YYYY-MM-DD", help="Effective date, if the file does not state it.")
+@json_option
+def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None, as_json: bool):
+    """Add your own edition file (e.g. a new MagicCompRules.txt) to your library.
+
+    Example: crlookup ingest ~/Downloads/MagicCompRules.txt
+    """
+    options = {k: v for k, v in {"id": edition_id, "lang": lang, "date": date}.items() if v}
+    if date:
+        try:
+            import datetime
+
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise Failure(f"--date: expected YYYY-MM-DD, found {date!r}", BAD_INPUT) from None
+    added = store.ingest(path, options, progress=_BuildProgress(plain=as_json))
+    if as_json:
+        emit_json([e.to_dict() for e in added])
+        return
+    for e in added:
+        c = e.counts
+        click.echo(
+            f"added {e.id}: {c['sections']} sections, {c['rules']} rules, {c['subrules']} subrules, "
+            f"{c['glossary']} glossary terms"
+        )
+
+
+def main() -> None:
+    """The `crlookup` console script.
+
+    It ends the process with `os._exit` once the command is done and its output flushed:
+    interpreter teardown (freeing every imported module) measured 9 ms of the ~60 ms a
+    lookup takes, and crlookup leaves nothing behind that needs it (every file it writes is
+    closed, and the library is only ever read after a build has completed).
+    """
+    import os
+
+    try:
+        cli.main(prog_name="crlookup")
+        code = 0
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if isinstance(e.code, str):
+            click.echo(e.code, err=True)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # e.g. `crlookup export ... | head`
+        pass
+    os._exit(code)

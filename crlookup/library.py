@@ -1,0 +1,361 @@
+"""What a built library holds and how it is queried: editions, entries, glossary, citations.
+
+One SQLite file. `write` parses the sources into it (`crlookup.store` decides when and
+makes it atomic); `Library` answers lookups by number, subtrees, who-cites-what and exports
+without parsing anything again.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import date
+from typing import TYPE_CHECKING, Iterator, NamedTuple
+
+from crlookup import numbers
+from crlookup.model import Edition, GlossaryEntry, Reference, Rule, Source
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE editions (
+    id TEXT PRIMARY KEY, seq INTEGER, lang TEXT, date TEXT, title TEXT, source TEXT,
+    partial INTEGER, counts TEXT, notes TEXT);
+CREATE TABLE entries (
+    edition TEXT, number TEXT, seq INTEGER, sort TEXT, kind TEXT, title TEXT, text TEXT,
+    examples TEXT, refs TEXT, cards TEXT, translations TEXT, file TEXT, line INTEGER,
+    PRIMARY KEY (edition, number)) WITHOUT ROWID;
+CREATE INDEX entries_sort ON entries (edition, sort);
+CREATE TABLE glossary (
+    edition TEXT, seq INTEGER, term TEXT, definition TEXT, headwords TEXT, see TEXT,
+    obsolete INTEGER, english TEXT, unofficial INTEGER, refs TEXT, translations TEXT,
+    file TEXT, line INTEGER, PRIMARY KEY (edition, seq)) WITHOUT ROWID;
+CREATE TABLE cites (edition TEXT, source TEXT, target TEXT, target_sort TEXT);
+CREATE INDEX cites_target ON cites (edition, target_sort);
+CREATE INDEX cites_source ON cites (edition, source);
+"""
+
+
+def sort_string(number: str) -> str:
+    """A string that sorts like the number and whose subtree is a contiguous range."""
+    n = numbers.parse(number)
+    parts = [str(n.chapter)]
+    if n.section >= 10:
+        parts.append(f"{n.section:03d}")
+    if n.rule is not None:
+        parts.append(f"{n.rule:04d}")
+    if n.letters:
+        parts.append(f"{len(n.letters)}{n.letters}")
+    return ".".join(parts)
+
+
+class EditionInfo(NamedTuple):
+    """An edition as listed: identity, provenance and counts, without its rules."""
+
+    id: str
+    lang: str
+    date: date
+    title: str
+    source: str
+    partial: bool
+    counts: dict
+    notes: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "lang": self.lang,
+            "date": self.date.isoformat(),
+            "title": self.title,
+            "source": self.source,
+            "partial": self.partial,
+            "counts": self.counts,
+        }
+
+
+class NotFound(LookupError):
+    """No such edition or entry; `suggestions` lists the nearest that exist."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None):
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def counts(edition: Edition) -> dict:
+    kinds = {k: 0 for k in ("chapter", "section", "rule", "subrule")}
+    for r in edition.rules:
+        kinds[r.kind] += 1
+    refs = [ref for r in edition.rules for ref in r.refs] + [
+        ref for g in edition.glossary for ref in g.refs
+    ]
+    return {
+        "chapters": kinds["chapter"],
+        "sections": kinds["section"],
+        "rules": kinds["rule"],
+        "subrules": kinds["subrule"],
+        "examples": sum(len(r.examples) for r in edition.rules),
+        "glossary": len(edition.glossary),
+        "refs": len(refs),
+        "refs_resolved": sum(1 for ref in refs if ref.resolved),
+    }
+
+
+def _refs_json(refs: tuple[Reference, ...]) -> str:
+    return json.dumps([[r.text, r.first, r.last, list(r.targets)] for r in refs], ensure_ascii=False)
+
+
+def _refs_load(text: str) -> tuple[Reference, ...]:
+    return tuple(Reference(t, f, last, tuple(targets)) for t, f, last, targets in json.loads(text))
+
+
+def apply_options(edition: Edition, options: dict) -> Edition:
+    """A user's --id/--lang/--date for an ingested edition."""
+    changes = {}
+    if options.get("lang"):
+        changes["lang"] = options["lang"]
+    if options.get("date"):
+        changes["date"] = date.fromisoformat(options["date"])
+    if options.get("id"):
+        changes["given_id"] = options["id"]
+    return edition._replace(**changes)
+
+
+def parse(files, progress=None) -> list[Edition]:
+    """Every edition of the given source files, with cross-references resolved."""
+    from crlookup import refs, sources
+
+    editions = []
+    for i, f in enumerate(files):
+        if progress:
+            progress(i, len(files), f.name)
+        for edition in sources.read(f.path, None, f.format):
+            editions.append(refs.link(apply_options(edition, f.options or {})))
+    return editions
+
+
+def write(db_path: Path, files, stamp: dict, progress=None) -> list[Edition]:
+    """Parse the sources and write them into a new database at `db_path`."""
+    editions = parse(files, progress)
+    seen: dict[str, str] = {}
+    for e in editions:
+        if e.id in seen:
+            from crlookup.store import LibraryError
+
+            raise LibraryError(f"edition {e.id} comes from both {seen[e.id]} and {e.source}")
+        seen[e.id] = e.source
+    if progress:
+        progress(len(files), len(files) + 1, "writing the library")
+    db = sqlite3.connect(db_path)
+    with db:
+        db.executescript(_SCHEMA)
+        db.execute("INSERT INTO meta VALUES ('stamp', ?)", (json.dumps(stamp),))
+        for seq, e in enumerate(editions):
+            _insert(db, seq, e)
+    db.execute("PRAGMA optimize")
+    db.close()
+    if progress:
+        progress(len(files) + 1, len(files) + 1, "done")
+    return editions
+
+
+def _insert(db: sqlite3.Connection, seq: int, e: Edition) -> None:
+    db.execute(
+        "INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?)",
+        (e.id, seq, e.lang, e.date.isoformat(), e.title, e.source, int(e.partial),
+         json.dumps(counts(e)), json.dumps(list(e.notes), ensure_ascii=False)),
+    )
+    db.executemany(
+        "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (e.id, r.number, i, sort_string(r.number), r.kind, r.title, r.text,
+             json.dumps(list(r.examples), ensure_ascii=False), _refs_json(r.refs),
+             json.dumps(list(r.cards), ensure_ascii=False),
+             json.dumps([list(t) for t in r.translations], ensure_ascii=False),
+             r.source.file, r.source.line)
+            for i, r in enumerate(e.rules)
+        ],
+    )
+    db.executemany(
+        "INSERT INTO glossary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (e.id, i, g.term, g.definition, json.dumps(list(g.headwords), ensure_ascii=False),
+             g.see, int(g.obsolete), g.english, int(g.unofficial), _refs_json(g.refs),
+             json.dumps([list(t) for t in g.translations], ensure_ascii=False),
+             g.source.file, g.source.line)
+            for i, g in enumerate(e.glossary)
+        ],
+    )
+    cites = {
+        (r.number, t) for r in e.rules for ref in r.refs for t in ref.targets if t != r.number
+    }
+    cites |= {(f"glossary:{g.term}", t) for g in e.glossary for ref in g.refs for t in ref.targets}
+    db.executemany(
+        "INSERT INTO cites VALUES (?,?,?,?)",
+        [(e.id, s, t, sort_string(t)) for s, t in sorted(cites)],
+    )
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _rule(row: sqlite3.Row) -> Rule:
+    return Rule(
+        number=row["number"],
+        kind=row["kind"],
+        text=row["text"],
+        source=Source(row["file"], row["line"]),
+        title=row["title"],
+        examples=tuple(json.loads(row["examples"])),
+        refs=_refs_load(row["refs"]),
+        cards=tuple(json.loads(row["cards"])),
+        translations=tuple(tuple(t) for t in json.loads(row["translations"])),
+    )
+
+
+def _glossary_entry(row: sqlite3.Row) -> GlossaryEntry:
+    return GlossaryEntry(
+        term=row["term"],
+        definition=row["definition"],
+        source=Source(row["file"], row["line"]),
+        headwords=tuple(json.loads(row["headwords"])),
+        see=row["see"],
+        obsolete=bool(row["obsolete"]),
+        refs=_refs_load(row["refs"]),
+        english=row["english"],
+        unofficial=bool(row["unofficial"]),
+        translations=tuple(tuple(t) for t in json.loads(row["translations"])),
+    )
+
+
+class Library:
+    """A built library, open for reading."""
+
+    def __init__(self, path: str, db: sqlite3.Connection):
+        self.path = path
+        self.db = db
+
+    def close(self) -> None:
+        self.db.close()
+
+    # editions -----------------------------------------------------------------
+
+    def editions(self) -> list[EditionInfo]:
+        rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, id").fetchall()
+        return [
+            EditionInfo(
+                r["id"], r["lang"], date.fromisoformat(r["date"]), r["title"], r["source"],
+                bool(r["partial"]), json.loads(r["counts"]), tuple(json.loads(r["notes"])),
+            )
+            for r in rows
+        ]
+
+    def edition(self, edition_id: str | None = None, lang: str | None = None) -> EditionInfo:
+        """The named edition, or the newest complete one of `lang` (English by default)."""
+        editions = self.editions()
+        if edition_id:
+            for e in editions:
+                if e.id == edition_id:
+                    return e
+            raise NotFound(
+                f"no edition {edition_id}", _closest(edition_id, [e.id for e in editions])
+            )
+        lang = lang or "en"
+        of_lang = [e for e in editions if e.lang == lang]
+        if not of_lang:
+            raise NotFound(f"no edition in language {lang!r}", sorted({e.lang for e in editions}))
+        complete = [e for e in of_lang if not e.partial] or of_lang
+        return complete[-1]
+
+    # entries ------------------------------------------------------------------
+
+    def get(self, edition: str, number: str) -> Rule | None:
+        row = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND number = ?", (edition, number)
+        ).fetchone()
+        return _rule(row) if row else None
+
+    def subtree(self, edition: str, number: str) -> list[Rule]:
+        """The entry's descendants in document order (not the entry itself)."""
+        s = sort_string(number)
+        rows = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND sort > ? AND sort < ? ORDER BY seq",
+            (edition, s + ".", s + "/"),
+        ).fetchall()
+        return [_rule(r) for r in rows]
+
+    def children(self, edition: str, number: str) -> list[Rule]:
+        parent = numbers.parse(number)
+        return [r for r in self.subtree(edition, number) if numbers.parse(r.number).parent == parent]
+
+    def entries(self, edition: str) -> Iterator[Rule]:
+        for row in self.db.execute("SELECT * FROM entries WHERE edition = ? ORDER BY seq", (edition,)):
+            yield _rule(row)
+
+    def glossary(self, edition: str) -> Iterator[GlossaryEntry]:
+        for row in self.db.execute(
+            "SELECT * FROM glossary WHERE edition = ? ORDER BY seq", (edition,)
+        ):
+            yield _glossary_entry(row)
+
+    def numbers(self, edition: str) -> list[str]:
+        rows = self.db.execute(
+            "SELECT number FROM entries WHERE edition = ? ORDER BY seq", (edition,)
+        )
+        return [r[0] for r in rows]
+
+    def cited_by(self, edition: str, number: str) -> list[str]:
+        """Entries (and "glossary:Term"s) citing this entry or anything below it."""
+        s = sort_string(number)
+        rows = self.db.execute(
+            "SELECT DISTINCT source FROM cites WHERE edition = ? AND "
+            "(target_sort = ? OR (target_sort > ? AND target_sort < ?))",
+            (edition, s, s + ".", s + "/"),
+        ).fetchall()
+        own = {number} | {r.number for r in self.subtree(edition, number)}
+        found = [r[0] for r in rows if r[0] not in own]
+        rules = sorted((n for n in found if not n.startswith("glossary:")), key=numbers.sort_key)
+        return rules + sorted(n for n in found if n.startswith("glossary:"))
+
+    def nearest(self, edition: str, number: str, limit: int = 3) -> list[str]:
+        """Existing numbers closest to one that does not exist: its truncations, then neighbours."""
+        existing = self.numbers(edition)
+        have = set(existing)
+        out: list[str] = []
+        s = number
+        while len(s) > 1:
+            s = s[:-1].rstrip(".")
+            if s in have and s not in out and "." in s:
+                out.append(s)
+        try:
+            target = numbers.parse(number)
+        except numbers.NumberError:
+            return out[:limit]
+        siblings = [n for n in existing if numbers.parse(n).kind == target.kind]
+        siblings.sort(key=lambda n: _distance(numbers.parse(n), target))
+        for n in siblings:
+            if len(out) >= limit:
+                break
+            if n not in out:
+                out.append(n)
+        return out[:limit]
+
+
+def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
+    la = numbers.letters_index(a.letters) if a.letters else -1
+    lb = numbers.letters_index(b.letters) if b.letters and set(b.letters) <= set(numbers.LETTERS) else -1
+    return (
+        abs(a.section - b.section),
+        abs((a.rule or 0) - (b.rule or 0)),
+        abs(la - lb),
+    )
+
+
+def _closest(text: str, options: list[str]) -> list[str]:
+    from rapidfuzz import process
+
+    return [m[0] for m in process.extract(text, options, limit=3, score_cutoff=50)]

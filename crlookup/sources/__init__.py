@@ -1,0 +1,71 @@
+"""Source formats: one parser module per format, each turning a file into editions.
+
+Every parser has the same contract: ``read(path, data) -> list[Edition]``, raising
+`SourceError` (with the file, the line and what was expected) for anything it cannot read,
+and nothing else. `detect` picks the parser from the content, not from the file name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from crlookup.model import Edition
+
+
+class SourceError(ValueError):
+    """A source file that cannot be read: names the file, the line and what was expected."""
+
+    def __init__(self, file: str | Path, line: int | None, expected: str, found: str | None = None):
+        self.file = os.path.basename(str(file))
+        self.line = line
+        self.expected = expected
+        self.found = found
+        where = f"{self.file}:{line}" if line else self.file
+        msg = f"{where}: expected {expected}"
+        if found is not None:
+            shown = found if len(found) <= 60 else found[:57] + "..."
+            msg += f", found {shown!r}"
+        super().__init__(msg)
+
+
+#: format name -> module under crlookup.sources that reads it
+FORMATS = {
+    "text": "crlookup.sources.text",
+}
+
+
+def parser(fmt: str):
+    """The module that reads format `fmt`."""
+    try:
+        return importlib.import_module(FORMATS[fmt])
+    except KeyError:
+        raise SourceError("", None, f"one of the formats {', '.join(FORMATS)}", fmt) from None
+
+
+def detect(path: Path, data: bytes) -> str:
+    """The format of a source file, from its content."""
+    for fmt in FORMATS:
+        if parser(fmt).sniff(data):
+            return fmt
+    raise SourceError(
+        path, 1, "a Comprehensive Rules document (official text file)", data[:60].decode("latin-1")
+    )
+
+
+def read(path: Path, data: bytes | None = None, fmt: str | None = None) -> list[Edition]:
+    """Parse a source file into its editions."""
+    from pathlib import Path
+
+    path = Path(path)
+    if data is None:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            raise SourceError(path, None, "a readable file", e.strerror) from None
+    fmt = fmt or detect(path, data)
+    return parser(fmt).read(path, data)

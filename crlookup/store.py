@@ -1,0 +1,358 @@
+"""The built library on disk: where it lives, when it is rebuilt, and how, atomically.
+
+Layout of the library home (`CRLOOKUP_HOME`, else the per-user cache directory):
+
+    current              the name of the library in use (replaced atomically)
+    library-<stamp>/     one built library: library.sqlite (and the search index)
+    sources/             editions the user ingested, with their manifest.json
+    .lock                held while building, so that two processes never build at once
+
+A library records the crlookup version and the size, mtime and SHA-256 of every source it
+was built from. It is rebuilt when the version or a source changes. A build writes a new
+`library-<stamp>/` and only then points `current` at it: a failed or interrupted build
+leaves the previous library in use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import sys
+from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+
+from crlookup import __version__
+from crlookup.library import Library
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+SCHEMA = 1
+DB = "library.sqlite"
+Progress = Callable[[int, int, str], None]
+
+
+class LibraryError(Exception):
+    """The library cannot be built or read (the message says why, in one line)."""
+
+
+# --------------------------------------------------------------------------- locations
+
+
+def home() -> str:
+    env = os.environ.get("CRLOOKUP_HOME")
+    if env:
+        return os.path.expanduser(env)
+    user = os.path.expanduser("~")
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(user, "AppData", "Local")
+    elif sys.platform == "darwin":
+        base = os.path.join(user, "Library", "Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(user, ".cache")
+    return os.path.join(base, "crlookup")
+
+
+def data_dir() -> str:
+    """The shipped sources: inside the installed package, or `data/` of a source checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    packaged = os.path.join(here, "data")
+    if os.path.exists(os.path.join(packaged, "manifest.json")):
+        return packaged
+    return os.path.join(os.path.dirname(here), "data")
+
+
+# --------------------------------------------------------------------------- sources
+
+
+class SourceFile(NamedTuple):
+    """One source document the library is built from."""
+
+    path: str
+    format: str
+    origin: str  # "shipped" or "user"
+    editions: tuple[str, ...] = ()
+    options: dict | None = None  # the user's --id/--lang/--date for an ingested file
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+    def stat(self) -> tuple[int, int]:
+        st = os.stat(self.path)
+        return st.st_size, st.st_mtime_ns
+
+    def sha256(self) -> str:
+        import hashlib
+
+        with open(self.path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+
+
+def _manifest(directory: str, origin: str) -> list[SourceFile]:
+    path = os.path.join(directory, "manifest.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return []
+    try:
+        return [
+            SourceFile(
+                path=os.path.join(directory, item["file"]),
+                format=item["format"],
+                origin=origin,
+                editions=tuple(item.get("editions", ())),
+                options=item.get("options", {}),
+            )
+            for item in json.loads(text)["sources"]
+        ]
+    except (ValueError, KeyError, TypeError) as e:
+        raise LibraryError(f"{path}: not a valid source manifest ({e})") from None
+
+
+def source_files(root: str) -> list[SourceFile]:
+    """The shipped sources and those the user ingested into `root`."""
+    return _manifest(data_dir(), "shipped") + _manifest(os.path.join(root, "sources"), "user")
+
+
+# --------------------------------------------------------------------------- the library
+
+
+def current(root: str) -> str | None:
+    """The library in use, if there is one."""
+    try:
+        with open(os.path.join(root, "current"), encoding="utf-8") as f:
+            name = f.read().strip()
+    except OSError:
+        return None
+    path = os.path.join(root, name)
+    return path if name and os.path.exists(os.path.join(path, DB)) else None
+
+
+def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
+    db_path = os.path.join(path, DB)
+    if readonly:
+        uri = db_path.replace(os.sep, "/").replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+        db = sqlite3.connect(f"file:{uri}?mode=ro", uri=True)
+    else:
+        db = sqlite3.connect(db_path)
+    db.row_factory = sqlite3.Row
+    return db
+
+
+def _stamp(db: sqlite3.Connection) -> dict:
+    row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+    return json.loads(row[0]) if row else {}
+
+
+def _is_fresh(stamp: dict, files: list[SourceFile]) -> bool | None:
+    """True if fresh, False if stale, None if only file times changed (contents to check)."""
+    if stamp.get("version") != __version__ or stamp.get("schema") != SCHEMA:
+        return False
+    recorded = stamp.get("sources", [])
+    if [(s["origin"], s["file"]) for s in recorded] != [(f.origin, f.name) for f in files]:
+        return False
+    try:
+        stats = [f.stat() for f in files]
+    except OSError:
+        return False
+    if all((s["size"], s["mtime_ns"]) == st for s, st in zip(recorded, stats)):
+        return True
+    if any(s["size"] != st[0] for s, st in zip(recorded, stats)):
+        return False
+    return None
+
+
+def _same_contents(stamp: dict, files: list[SourceFile]) -> bool:
+    return all(s["sha256"] == f.sha256() for s, f in zip(stamp["sources"], files))
+
+
+def open_library(root: str | None = None, progress: Progress | None = None) -> Library:
+    """Open the current library, building it first if it is missing or stale."""
+    root = root or home()
+    files = source_files(root)
+    path = current(root)
+    if path is not None:
+        db = _connect(path)
+        try:
+            stamp = _stamp(db)
+        except sqlite3.DatabaseError:
+            stamp = {}
+        fresh = _is_fresh(stamp, files)
+        if fresh is None and _same_contents(stamp, files):
+            fresh = True  # touched but unchanged: remember the new times
+            _restamp(path, stamp, files)
+        if fresh:
+            return Library(path, db)
+        db.close()
+    path = build(root, files, progress)
+    return Library(path, _connect(path))
+
+
+def _restamp(path: str, stamp: dict, files: list[SourceFile]) -> None:
+    with contextlib.suppress(OSError, sqlite3.DatabaseError):
+        for s, f in zip(stamp["sources"], files):
+            s["size"], s["mtime_ns"] = f.stat()
+        db = _connect(path, readonly=False)
+        with db:
+            db.execute("UPDATE meta SET value = ? WHERE key = 'stamp'", (json.dumps(stamp),))
+        db.close()
+
+
+@contextlib.contextmanager
+def _locked(root: str) -> Iterator[None]:
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, ".lock"), "a+") as handle:
+        try:
+            import fcntl
+        except ImportError:  # Windows: the atomic rename alone keeps readers safe
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def build(root: str, files: list[SourceFile] | None = None, progress: Progress | None = None) -> str:
+    """Build a new library from the sources and make it current; returns its path.
+
+    Raises `crlookup.sources.SourceError` for a source that cannot be read and
+    `LibraryError` for anything else; in both cases the previous library stays current.
+    """
+    import time
+    import uuid
+    from pathlib import Path
+
+    from crlookup import library
+
+    files = source_files(root) if files is None else files
+    root_path = Path(root)
+    with _locked(root):
+        path = current(root)
+        if path is not None:  # another process may have built it while we waited
+            with contextlib.closing(_connect(path)) as db:
+                with contextlib.suppress(sqlite3.DatabaseError):
+                    if _is_fresh(_stamp(db), files):
+                        return path
+        _sweep(root_path)
+        tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        tmp.mkdir()
+        try:
+            stamp = {
+                "version": __version__,
+                "schema": SCHEMA,
+                "built": time.time(),
+                "sources": [
+                    {
+                        "origin": f.origin,
+                        "file": f.name,
+                        "size": f.stat()[0],
+                        "mtime_ns": f.stat()[1],
+                        "sha256": f.sha256(),
+                    }
+                    for f in files
+                ],
+            }
+            library.write(tmp / DB, files, stamp, progress)
+            final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
+            os.rename(tmp, final)
+            pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
+            pointer.write_text(final.name, encoding="utf-8")
+            os.replace(pointer, root_path / "current")
+        except BaseException:
+            _sweep(root_path)
+            raise
+        _sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
+        return str(final)
+
+
+def _sweep(root: Path, keep: set[str] | None = None) -> None:
+    """Remove leftovers of interrupted builds and libraries no longer in use.
+
+    The library that was current before the last build is kept, so that a process that
+    opened it just before the switch can finish reading it.
+    """
+    import shutil
+
+    for p in root.iterdir():
+        if p.name.startswith("build-") and p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        elif p.name.startswith("current.") and p.name.endswith(".tmp"):
+            p.unlink(missing_ok=True)
+        elif keep is not None and p.name.startswith("library-") and p.name not in keep:
+            shutil.rmtree(p, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- ingest
+
+
+def ingest(path: str, options: dict, root: str | None = None, progress: Progress | None = None):
+    """Add a user's edition file to the library; returns the new editions' `EditionInfo`s.
+
+    The file is parsed first: a file that is not a readable CR raises `SourceError` and
+    nothing on disk changes. Then it is copied into `sources/`, recorded in the user
+    manifest, and the library is rebuilt; if that fails, the copy and the record are undone.
+    """
+    from pathlib import Path
+
+    from crlookup import sources
+    from crlookup.library import apply_options
+
+    root = Path(root or home())
+    path = Path(path)
+    data = path.read_bytes()
+    fmt = sources.detect(path, data)
+    parsed = [apply_options(e, options) for e in sources.read(path, data, fmt)]
+    lib = open_library(str(root), progress)
+    try:
+        known = {e.id: e.source for e in lib.editions()}
+    finally:
+        lib.close()
+    for e in parsed:
+        if e.id in known:
+            raise LibraryError(
+                f"{path.name}: edition {e.id} is already in the library (from {known[e.id]}); "
+                "give it another --id to add it anyway"
+            )
+    folder = root / "sources"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = path.name
+    stem, suffix = path.stem, path.suffix
+    n = 1
+    while (folder / name).exists():
+        n += 1
+        name = f"{stem}-{n}{suffix}"
+    manifest = folder / "manifest.json"
+    before = manifest.read_text(encoding="utf-8") if manifest.exists() else None
+    items = json.loads(before)["sources"] if before else []
+    items.append(
+        {"file": name, "format": fmt, "editions": [e.id for e in parsed], "options": options}
+    )
+    _write_atomic(folder / name, data)
+    _write_atomic(manifest, json.dumps({"sources": items}, indent=2).encode("utf-8"))
+    try:
+        build(str(root), progress=progress)
+    except BaseException:
+        if before is None:
+            manifest.unlink(missing_ok=True)
+        else:
+            _write_atomic(manifest, before.encode("utf-8"))
+        (folder / name).unlink(missing_ok=True)
+        raise
+    lib = open_library(str(root))
+    try:
+        return [e for e in lib.editions() if e.id in {p.id for p in parsed}]
+    finally:
+        lib.close()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    import uuid
+
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)

@@ -1,0 +1,104 @@
+"""Benchmark crlookup as users run it: one fresh process per command.
+
+Each figure is the median of --runs runs, and also a ratio to `python -c pass` measured in
+the same run (so a slow or busy machine moves both). Targets come from the issues.
+
+    python scripts/bench.py            # everything
+    python scripts/bench.py --runs 21 --only rule
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# (name, crlookup arguments, target ratio to `python -c pass`)
+COMMANDS = [
+    ("rule --json", ["rule", "702.19b", "--json"], 5.0),
+    ("rule (rich)", ["rule", "702.19b"], 8.0),
+]
+BUILD_TARGET_S = 15.0
+
+
+def crlookup_exe() -> str:
+    exe = Path(sys.executable).with_name("crlookup")
+    found = str(exe) if exe.exists() else shutil.which("crlookup")
+    if not found:
+        sys.exit("crlookup is not installed in this environment (pip install .)")
+    return found
+
+
+def timed(cmd: list[str], env: dict, runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--builds", type=int, default=3, help="fresh first-use builds to time")
+    ap.add_argument("--only", help="run only the commands whose name contains this")
+    args = ap.parse_args()
+
+    exe = crlookup_exe()
+    home = tempfile.mkdtemp(prefix="crlookup-bench-")
+    env = dict(os.environ, CRLOOKUP_HOME=home)
+    env.pop("NO_COLOR", None)
+    # Measure what users run: bytecode cached after the first run (some shells set this).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    rows = []
+    try:
+        if not args.only:
+            builds = []
+            for _ in range(args.builds):
+                shutil.rmtree(home)
+                builds.append(timed([exe, "editions", "--json"], env, 1)[0])
+            rows.append(("first-use build (all editions)", statistics.median(builds), None, BUILD_TARGET_S))
+        else:
+            timed([exe, "editions", "--json"], env, 1)
+        chosen = [c for c in COMMANDS if not args.only or args.only in c[0]]
+        # Interleave the baseline and the commands round by round, so that a passing burst of
+        # load on the machine lands on all of them alike.
+        samples: dict[str, list[float]] = {"pass": []} | {name: [] for name, _, _ in chosen}
+        for _ in range(args.runs):
+            samples["pass"] += timed([sys.executable, "-c", "pass"], env, 1)
+            for name, argv, _ in chosen:
+                samples[name] += timed([exe, *argv], env, 1)
+        base = statistics.median(samples["pass"])
+        rows.append(("python -c pass (baseline)", base, 1.0, None))
+        for name, argv, target in chosen:
+            median = statistics.median(samples[name])
+            rows.append((f"crlookup {' '.join(argv)}", median, median / base, target))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+    print(f"median of {args.runs} runs; python {sys.version.split()[0]}; {os.cpu_count()} cores")
+    print(f"{'what':48} {'median':>10} {'ratio':>7} {'target':>8}  ok")
+    failed = False
+    for name, seconds, ratio, target in rows:
+        shown = f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
+        if ratio is None:  # an absolute target, in seconds
+            ok = target is None or seconds <= target
+            tgt = f"{target:.0f} s" if target else ""
+            print(f"{name:48} {shown:>10} {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
+        else:
+            ok = target is None or ratio <= target
+            tgt = f"{target:.0f}x" if target else ""
+            print(f"{name:48} {shown:>10} {ratio:>6.1f}x {tgt:>8}  {'yes' if ok else 'NO'}")
+        failed |= not ok
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

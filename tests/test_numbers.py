@@ -1,0 +1,100 @@
+"""Rule numbers: parsing, numeric order, subrule letters, ranges, look-alike letters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crlookup import numbers
+from crlookup.numbers import NumberError, RuleNumber, parse
+
+
+def test_kinds_and_parents():
+    assert parse("7").kind == "chapter"
+    assert parse("702").kind == "section"
+    assert parse("702.19").kind == "rule"
+    assert parse("702.19b").kind == "subrule"
+    assert str(parse("702.19b").parent) == "702.19"
+    assert str(parse("702.19").parent) == "702"
+    assert str(parse("702").parent) == "7"
+    assert parse("7").parent is None
+
+
+def test_trailing_period_and_case_and_homoglyphs():
+    assert str(parse("100.1.")) == "100.1"
+    assert str(parse("702.19B")) == "702.19b"
+    assert str(parse("105.2с")) == "105.2c"  # Cyrillic es
+    assert str(parse("702.102е")) == "702.102e"  # Cyrillic ie
+
+
+@pytest.mark.parametrize("bad", ["", "abc", "70", "702.", "702..1", "1000.1", "702.19b1", "99.1", "7.1"])
+def test_malformed(bad):
+    if bad == "702.":
+        assert str(parse(bad)) == "702"  # "702." is the section, written as a heading
+        return
+    with pytest.raises(NumberError):
+        parse(bad)
+
+
+def test_numeric_order():
+    shuffled = ["100.10", "100.9", "100.1a", "1", "100", "100.1", "704.5aa", "704.5z", "704.5b", "2"]
+    assert sorted(shuffled, key=numbers.sort_key) == [
+        "1", "100", "100.1", "100.1a", "100.9", "100.10", "2", "704.5b", "704.5z", "704.5aa",
+    ]
+    assert parse("100.9") < parse("100.10")
+    assert parse("704.5z") < parse("704.5aa")
+
+
+def test_letters_skip_l_and_o():
+    assert [numbers.letters_at(i) for i in range(12)] == list("abcdefghijkm")
+    assert numbers.letters_at(23) == "z"
+    assert numbers.letters_at(24) == "aa"
+    assert numbers.letters_at(25) == "ab"
+    with pytest.raises(NumberError):
+        numbers.letters_index("l")
+
+
+def test_ranges():
+    assert numbers.expand_range("601.2e", "g") == ["601.2e", "601.2f", "601.2g"]
+    assert numbers.expand_range("510.1c", "510.1d") == ["510.1c", "510.1d"]
+    assert numbers.expand_range("704.5y", "aa") == ["704.5y", "704.5z", "704.5aa"]
+    assert numbers.expand_range("702.2k", "n") == ["702.2k", "702.2m", "702.2n"]  # no "l"
+    assert numbers.expand_range("103.4", "103.6") is None  # rule ranges need an edition
+
+
+def test_contains():
+    assert parse("702").contains(parse("702.19b"))
+    assert parse("702.19").contains(parse("702.19"))
+    assert not parse("702.1").contains(parse("702.19"))
+
+
+@given(st.integers(min_value=0, max_value=24**3))
+def test_letters_round_trip(i):
+    assert numbers.letters_index(numbers.letters_at(i)) == i
+
+
+@given(st.integers(min_value=0, max_value=5000))
+def test_letters_order_is_index_order(i):
+    a, b = numbers.letters_at(i), numbers.letters_at(i + 1)
+    assert RuleNumber(100, 1, a) < RuleNumber(100, 1, b)
+    assert "l" not in a and "o" not in a
+
+
+@given(
+    st.integers(min_value=100, max_value=999),
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=0, max_value=600),
+)
+def test_parse_format_round_trip(section, rule, letters):
+    text = f"{section}.{rule}{numbers.letters_at(letters)}"
+    assert str(parse(text)) == text
+    assert parse(text).parent.parent == RuleNumber(section)
+
+
+@given(st.text(max_size=20))
+def test_parse_never_raises_anything_else(text):
+    try:
+        parse(text)
+    except NumberError:
+        pass
