@@ -39,6 +39,8 @@ class Group(click.Group):
             raise Failure(msg, NOT_FOUND) from None
         except (SourceError, numbers.NumberError, store.LibraryError) as e:
             raise Failure(str(e), BAD_INPUT) from None
+        except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
+            raise SystemExit(0) from None
         except OSError as e:
             raise Failure(f"{e.filename or 'crlookup'}: {e.strerror}", BAD_INPUT) from None
 
@@ -165,7 +167,7 @@ def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
         return
     from crlookup import render
 
-    show(render.RuleView(edition, found, below, cited_by=cited_by, alone=alone), pager)
+    show(render.RuleView(edition, found, below, cited_by=cited_by), pager)
 
 
 @cli.command()
@@ -177,11 +179,9 @@ def export(edition_id: str):
     """
     lib = open_library(as_json=True)
     edition = lib.edition(edition_id).id
-    out = click.get_text_stream("stdout")
-    for r in lib.entries(edition):
-        out.write(json.dumps(r.to_dict(edition), ensure_ascii=False) + "\n")
-    for g in lib.glossary(edition):
-        out.write(json.dumps(g.to_dict(edition), ensure_ascii=False) + "\n")
+    lines = [json.dumps(r.to_dict(edition), ensure_ascii=False) for r in lib.entries(edition)]
+    lines += [json.dumps(g.to_dict(edition), ensure_ascii=False) for g in lib.glossary(edition)]
+    click.echo("\n".join(lines))
 
 
 @cli.command()

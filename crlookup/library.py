@@ -261,9 +261,7 @@ class Library:
             for e in editions:
                 if e.id == edition_id:
                     return e
-            raise NotFound(
-                f"no edition {edition_id}", _closest(edition_id, [e.id for e in editions])
-            )
+            raise NotFound(f"no edition {edition_id}", _closest_editions(edition_id, editions))
         lang = lang or "en"
         of_lang = [e for e in editions if e.lang == lang]
         if not of_lang:
@@ -355,7 +353,15 @@ def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
     )
 
 
-def _closest(text: str, options: list[str]) -> list[str]:
-    from rapidfuzz import process
+def _closest_editions(wanted: str, editions: list[EditionInfo]) -> list[str]:
+    """Editions nearest to an id that does not exist: by date in its language, else by spelling."""
+    lang, _, day = wanted.partition("-")
+    try:
+        target = date.fromisoformat(day)
+    except ValueError:
+        from rapidfuzz import process
 
-    return [m[0] for m in process.extract(text, options, limit=3, score_cutoff=50)]
+        ids = [e.id for e in editions]
+        return [m[0] for m in process.extract(wanted, ids, limit=3, score_cutoff=50)]
+    same = [e for e in editions if e.lang == lang] or editions
+    return [e.id for e in sorted(same, key=lambda e: abs((e.date - target).days))[:2]]

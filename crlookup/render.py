@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
-from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -19,6 +18,8 @@ from crlookup.model import Rule
 _NUMBER = re.compile(
     r"(?<![\w.])\d{3}\.\d+[a-z]*(?!\w)|(?<=section )\d\b|(?<=rule )\d{3}\b|(?<=rules )\d{3}\b"
 )
+
+_MEASURE = Console(width=80, color_system=None)  # wrapping only measures characters
 
 STYLES = {
     "number": "bold cyan",
@@ -36,6 +37,25 @@ def with_refs(text: str) -> Text:
     return t
 
 
+def hanging(text: Text, indent: int, width: int) -> list[Text]:
+    """`text` wrapped to `width`, every line indented (no padding after the last word)."""
+    lines = text.wrap(_MEASURE, max(20, width - indent))
+    out = []
+    for line in lines:
+        line.rstrip()
+        out.append(Text(" " * indent) + line)
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def ref_label(label: str) -> str:
+    """A cited number as the CR writes it: chapter numbers are "section N"."""
+    return f"section {label}" if label.isdigit() and len(label) == 1 else label
+
+
 class RuleView:
     """A rule (or section, or chapter) with the entries below it and its citations."""
 
@@ -46,87 +66,88 @@ class RuleView:
         below: list[Rule],
         *,
         cited_by: list[str] | None = None,
-        alone: bool = False,
     ):
         self.edition = edition
         self.rule = rule
         self.below = below
         self.cited_by = cited_by or []
-        self.alone = alone
 
-    def _entry(self, r: Rule, indent: int) -> list:
+    def _entry(self, r: Rule, indent: int, width: int) -> list[Text]:
         head = Text(r.number + (" " if r.kind in ("rule", "subrule") else ". "), STYLES["number"])
         if r.kind in ("chapter", "section"):
-            head.append(r.title, STYLES["title"])
-            parts: list = [head]
-        else:
-            body = with_refs(r.text)
+            return hanging(head + Text(r.title, STYLES["title"]), indent, width)
+        lines: list[Text] = []
+        for i, paragraph in enumerate(r.text.split("\n")):
+            body = with_refs(paragraph)
             if r.title:
                 body.stylize(STYLES["title"])
-            parts = [head + body]
+            lines += hanging(head + body if i == 0 else body, indent, width)
         for example in r.examples:
             ex = Text("Example: ", "bold " + STYLES["example"]) + with_refs(example)
             ex.stylize(STYLES["example"])
-            parts.append(Padding(ex, (0, 0, 0, 4)))
-        return [Padding(p, (0, 0, 0, indent)) for p in parts]
+            lines += hanging(ex, indent + 4, width)
+        return lines
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
         yield Text(self.edition, STYLES["muted"])
-        yield from self._entry(self.rule, 0)
-        depth = self.rule.number.count(".")
+        yield from self._entry(self.rule, 0, width)
+        listing = self.rule.kind in ("chapter", "section")
         for r in self.below:
-            indent = 2 * (r.number.count(".") - depth) + (2 if r.kind == "subrule" else 0)
-            if self.rule.kind in ("chapter", "section"):
-                yield from self._listing(r)
+            if listing:
+                yield self._listing(r, width)
             else:
-                yield from self._entry(r, min(indent, 2))
-        cites = []
+                yield from self._entry(r, 2, width)
+        yield from self._footer(width)
+
+    def _footer(self, width: int) -> list[Text]:
+        shown = {self.rule.number} | {r.number for r in self.below}
+        cites: list[str] = []
         for r in [self.rule, *self.below]:
             for ref in r.refs:
-                if ref.label not in cites and ref.first != r.number:
-                    cites.append(ref.label)
-        footer = Text()
+                label = ref_label(ref.label)
+                if label not in cites and not set(ref.targets or [ref.first]) <= shown:
+                    cites.append(label)
+        lines: list[Text] = []
         if cites:
-            footer.append("Cites: ", STYLES["muted"])
-            footer.append(", ".join(cites), STYLES["ref"])
-        if self.cited_by:
-            if footer:
-                footer.append("\n")
-            rules = [c for c in self.cited_by if not c.startswith("glossary:")]
-            terms = [c.split(":", 1)[1] for c in self.cited_by if c.startswith("glossary:")]
-            footer.append(f"Cited by {len(rules)} rules", STYLES["muted"])
-            if rules:
-                footer.append(": ", STYLES["muted"])
-                footer.append(", ".join(rules[:12]) + (", …" if len(rules) > 12 else ""), STYLES["ref"])
-            if terms:
-                footer.append(f"; glossary: {', '.join(terms)}", STYLES["muted"])
-        if footer:
-            yield Text()
-            yield footer
+            lines += hanging(Text("Cites: ", STYLES["muted"]) + Text(", ".join(cites), STYLES["ref"]), 0, width)
+        rules = [c for c in self.cited_by if not c.startswith("glossary:")]
+        terms = [c.split(":", 1)[1] for c in self.cited_by if c.startswith("glossary:")]
+        if rules:
+            shown_rules = ", ".join(rules[:12]) + (", …" if len(rules) > 12 else "")
+            line = Text(f"Cited by {plural(len(rules), 'rule')}: ", STYLES["muted"])
+            lines += hanging(line + Text(shown_rules, STYLES["ref"]), 0, width)
+        if terms:
+            line = Text(f"In the glossary under: ", STYLES["muted"]) + Text(", ".join(terms))
+            lines += hanging(line, 0, width)
+        return [Text(), *lines] if lines else []
 
-    def _listing(self, r: Rule) -> list:
+    def _listing(self, r: Rule, width: int) -> Text:
         """One line per rule of a section (or section of a chapter)."""
         line = Text("  " + r.number + " ", STYLES["number"])
-        first = r.title or r.text.split("\n")[0]
-        line.append(first if len(first) <= 100 else first[:99] + "…")
-        return [line]
+        line.append(r.title or r.text.split("\n")[0])
+        line.truncate(width, overflow="ellipsis")
+        return line
 
 
 def editions_table(editions: list[EditionInfo]) -> Table:
-    table = Table(box=None, header_style="bold", pad_edge=False)
-    for name, justify in [
-        ("edition", "left"), ("lang", "left"), ("effective", "left"), ("source", "left"),
-        ("sections", "right"), ("rules", "right"), ("subrules", "right"),
-        ("examples", "right"), ("glossary", "right"), ("refs resolved", "right"),
-    ]:
-        table.add_column(name, justify=justify, no_wrap=name in ("edition", "effective"))
+    """One row per edition: its id (language and effective date) over its source file."""
+    table = Table(
+        box=None, header_style="bold", pad_edge=False, caption_justify="left", caption_style="dim",
+        caption="sect: sections · sub: subrules · ex: examples · gloss: glossary terms · "
+        "refs: cross-references resolved/total",
+    )
+    table.add_column("edition · source", no_wrap=True)
+    for name in ("sect", "rules", "sub", "ex", "gloss", "refs"):
+        table.add_column(name, justify="right", no_wrap=True)
     for e in editions:
         c = e.counts
+        head = Text(e.id, "bold")
+        if e.partial:
+            head.append(" (partial)", "yellow")
+        head.append("\n" + e.source, STYLES["muted"])
         table.add_row(
-            e.id + (" (partial)" if e.partial else ""),
-            e.lang,
-            e.date.isoformat(),
-            e.source,
+            head,
             str(c["sections"]),
             str(c["rules"]),
             str(c["subrules"]),

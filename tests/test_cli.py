@@ -1,0 +1,216 @@
+"""The command line: exact output for people, JSON for scripts, one-line errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from crlookup.cli import cli
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+class Run:
+    def __init__(self, result):
+        self.code = result.exit_code
+        self.output = result.stdout  # what a script reads
+        self.error = result.stderr  # progress and errors
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == code, (result.output, result.exception)
+    return Run(result)
+
+
+def test_every_command_has_help_with_an_example():
+    for name, command in cli.commands.items():
+        assert command.help, name
+        assert "Example:" in command.help, name
+        run(name, "--help")
+
+
+def test_rule_exact_output():
+    assert run("rule", "100.1").output == (
+        "en-2026-08-07\n"
+        "100.1 These Magic rules apply to any Magic game with two or more players,\n"
+        "including two-player games and multiplayer games.\n"
+        "  100.1a A two-player game is a game that begins with only two players.\n"
+        "  100.1b A multiplayer game is a game that begins with more than two players.\n"
+        "  See section 8, “Multiplayer Rules.”\n"
+        "\n"
+        "Cites: section 8\n"
+    )
+
+
+def test_rule_with_examples_and_citations():
+    out = run("rule", "702.2").output
+    assert out.startswith("en-2026-08-07\n702.2 Deathtouch\n  702.2a Deathtouch is a static ability.\n")
+    assert "Cites: 704\nCited by 1 rule: 120.4a\nIn the glossary under: Deathtouch\n" in out
+
+
+def test_rule_alone_with_trailing_period():
+    out = run("rule", "702.19.").output
+    assert out == "en-2026-08-07\n702.19 Trample\n\nIn the glossary under: Trample, Trample Over Planeswalkers\n"
+
+
+def test_section_lists_its_rules():
+    lines = run("rule", "702").output.splitlines()
+    assert lines[:2] == ["en-2026-08-07", "702. Keyword Abilities"]
+    assert "  702.19 Trample" in lines
+    assert not any(l.strip().startswith("702.19a") for l in lines)
+
+
+def test_rule_in_another_edition():
+    out = run("rule", "119.1a", "--edition", "en-2019-01-25").output
+    assert out == (
+        "en-2019-01-25\n"
+        "119.1a Damage can't be dealt to an object that's neither a creature nor a\n"
+        "planeswalker.\n"
+    )
+
+
+def test_rule_json():
+    data = json.loads(run("rule", "702.19b", "--json").output)
+    assert data["edition"] == "en-2026-08-07"
+    assert data["number"] == "702.19b" and data["kind"] == "subrule"
+    assert data["text"].startswith("The controller of an attacking creature with trample")
+    assert len(data["examples"]) == 2
+    assert data["children"] == []
+    assert data["cited_by"] == ["702.19c"]
+    assert data["source"] == {"file": "MagicCompRules-2026-08-07.txt", "line": 4097}
+    data = json.loads(run("rule", "702.19", "--json").output)
+    assert [c["number"] for c in data["children"]] == [f"702.19{c}" for c in "abcdefg"]
+
+
+def test_letters_past_z():
+    data = json.loads(run("rule", "704.5", "--json").output)
+    numbers = [c["number"] for c in data["children"]]
+    assert numbers[-2:] == ["704.5z", "704.5aa"]
+
+
+def test_unknown_rule_suggests_nearest():
+    result = run("rule", "702.999", code=1)
+    assert result.error == "no rule 702.999 in en-2026-08-07; nearest: 702.99, 702.9, 702.195\n"
+
+
+@pytest.mark.parametrize("bad", ["abc", "70", "702.19b1", "1000"])
+def test_malformed_rule_number(bad):
+    result = run("rule", bad, code=2)
+    assert result.error.startswith(f"not a rule number: '{bad}'")
+    assert "Traceback" not in result.error
+
+
+def test_unknown_edition():
+    result = run("rule", "100.1", "--edition", "en-2030-01-01", code=1)
+    assert result.error == "no edition en-2030-01-01; nearest: en-2026-08-07, en-2022-11-18\n"
+
+
+def test_editions_json():
+    data = json.loads(run("editions", "--json").output)
+    assert [e["id"] for e in data] == [
+        "en-2009-07-11", "en-2014-02-01", "en-2019-01-25", "en-2022-11-18", "en-2026-08-07",
+    ]
+    for e in data:
+        assert {"id", "lang", "date", "source", "partial", "counts"} <= set(e)
+    newest = data[-1]
+    assert newest["counts"]["sections"] == 147 and newest["counts"]["subrules"] == 1989
+    assert newest["source"] == "MagicCompRules-2026-08-07.txt" and newest["partial"] is False
+
+
+def test_editions_table():
+    out = run("editions").output
+    assert out.splitlines()[0].split() == ["edition", "·", "source", "sect", "rules", "sub", "ex", "gloss", "refs"]
+    assert "en-2026-08-07                   147   1173  1989  277    739  1930/1930" in out
+    assert "MagicCompRules-2026-08-07.txt" in out
+
+
+def test_export_jsonl():
+    lines = run("export", "en-2019-01-25").output.splitlines()
+    items = [json.loads(l) for l in lines]
+    kinds = {i["kind"] for i in items}
+    assert kinds == {"chapter", "section", "rule", "subrule", "glossary"}
+    for i in items:
+        assert {"edition", "number", "kind", "title", "text", "examples", "refs", "source"} <= set(i)
+        assert i["edition"] == "en-2019-01-25"
+    numbered = [i for i in items if i["kind"] != "glossary"]
+    assert len(numbered) == 9 + 130 + 941 + 1387
+    assert len(items) - len(numbered) == 554
+    first = next(i for i in items if i["number"] == "100.1")
+    assert first["source"] == {"file": "MagicCompRules-2019-01-25.txt", "line": 169}
+
+
+def test_export_unknown_edition():
+    assert run("export", "en-1999-01-01", code=1).error.startswith("no edition en-1999-01-01")
+
+
+def test_ingest(private_home, tmp_path):
+    text = (DATA / "MagicCompRules-2026-08-07.txt").read_bytes()
+    new = tmp_path / "MagicCompRules.txt"
+    new.write_bytes(text.replace(b"effective as of August 7, 2026", b"effective as of October 2, 2026"))
+    out = run("ingest", str(new)).output
+    assert out == "added en-2026-10-02: 147 sections, 1173 rules, 1989 subrules, 739 glossary terms\n"
+    assert json.loads(run("rule", "702.19b", "--json").output)["edition"] == "en-2026-10-02"
+    # the same edition again is refused, in one line
+    again = run("ingest", str(new), code=2).error
+    assert again.startswith("MagicCompRules.txt: edition en-2026-10-02 is already in the library")
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"just a shopping list\n", "notes.txt:1: expected a Comprehensive Rules document"),
+        (
+            b"Magic Comprehensive Rules\r\n\r\n100.1. Rules without a date.\r\n",
+            "notes.txt:1: expected the sentence 'These rules are effective as of",
+        ),
+        (
+            "Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n100.1. it’s\n".encode() + b"\xff\n",
+            "notes.txt:4: expected valid UTF-8",
+        ),
+    ],
+)
+def test_ingest_bad_files(private_home, tmp_path, content, message):
+    before = (private_home / "current").read_text()
+    path = tmp_path / "notes.txt"
+    path.write_bytes(content)
+    result = run("ingest", str(path), code=2)
+    assert result.error.startswith(message)
+    assert len(result.error.splitlines()) == 1
+    assert (private_home / "current").read_text() == before
+    run("rule", "100.1")
+
+
+def test_ingest_missing_file(private_home, tmp_path):
+    result = run("ingest", str(tmp_path / "nope.txt"), code=2)
+    assert "nope.txt" in result.error and "Traceback" not in result.error
+
+
+def test_ingest_bad_date_option(private_home, tmp_path):
+    result = run("ingest", str(DATA / "MagicCompRules-2026-08-07.txt"), "--date", "2026-13-01", code=2)
+    assert result.error == "--date: expected YYYY-MM-DD, found '2026-13-01'\n"
+
+
+def test_json_output_never_imports_rich():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from crlookup.cli import cli\n"
+        "try: cli(['rule', '702.19b', '--json'])\n"
+        "except SystemExit: pass\n"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('rich', 'whoosh', 'rapidfuzz', 'babel')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_click_is_only_imported_by_the_cli():
+    for path in (Path(__file__).resolve().parent.parent / "crlookup").rglob("*.py"):
+        if path.name != "cli.py":
+            assert "import click" not in path.read_text(), path
+    assert click  # the CLI itself is click

@@ -1,0 +1,35 @@
+"""README.md shows real output: every `$ crlookup ...` console example is run and compared."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from crlookup.cli import cli
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+EXAMPLES = [
+    (m.group(1), m.group(2))
+    for m in re.finditer(r"```console\n\$ crlookup ([^\n]+)\n(.*?)```", README, re.S)
+]
+
+
+def test_readme_has_examples():
+    assert len(EXAMPLES) >= 4
+
+
+@pytest.mark.parametrize("command, expected", EXAMPLES, ids=[c for c, _ in EXAMPLES])
+def test_readme_example(command, expected):
+    result = CliRunner().invoke(cli, shlex.split(command), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    shown = result.stdout + result.stderr
+    assert [l.rstrip() for l in shown.splitlines()] == expected.splitlines()
+
+
+def test_ci_runs_the_readme_test_command():
+    command = README.split("<!-- test-command")[1].split("\n")[1].strip()
+    ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
+    assert command in ci

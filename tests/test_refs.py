@@ -1,0 +1,74 @@
+"""Cross-references: the forms written in the CR, resolution, and what stays unresolved."""
+
+from __future__ import annotations
+
+import pytest
+
+from crlookup import refs
+from crlookup.model import Reference
+
+
+def found(text):
+    return [(r.first, r.last) for r in refs.find(text)]
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("See rule 702.4.", [("702.4", None)]),
+        ("rule 702.2", [("702.2", None)]),
+        ("rules 510.1c–d", [("510.1c", "510.1d")]),
+        ("See rules 601.2b and 601.2e–g.", [("601.2b", None), ("601.2e", "601.2g")]),
+        ("See section 8, “Multiplayer Rules.”", [("8", None)]),
+        ("See rule 903, “Commander,” for details.", [("903", None)]),
+        ("except as specified in 101.4a.", [("101.4a", None)]),
+        ("rules 103.4 and 103.5", [("103.4", None), ("103.5", None)]),
+        ("rules 510.1c-510.2", [("510.1c", "510.2")]),
+        ("Смотрите правило 207.2с.", [("207.2c", None)]),
+        ("правила 510.1c–d", [("510.1c", "510.1d")]),
+        ("см. раздел 8", [("8", None)]),
+        ("It costs 2 and has 3 counters.", []),
+        ("rule 4 of the game", []),  # a single digit is a chapter only after "section"
+    ],
+)
+def test_forms(text, want):
+    assert found(text) == want
+
+
+def test_label():
+    assert Reference("601.2e–g", "601.2e", "601.2g").label == "601.2e–g"
+    assert Reference("x", "510.1c", "510.2").label == "510.1c–510.2"
+    assert Reference("x", "702.2").label == "702.2"
+
+
+def test_resolver():
+    r = refs.Resolver(["5", "510", "510.1", "510.1a", "510.1c", "510.1d", "510.2", "510.2a", "601.2e", "601.2g"])
+    assert r.targets(Reference("", "510.1c", "510.1d")) == ("510.1c", "510.1d")
+    assert r.targets(Reference("", "601.2e", "601.2g")) == ("601.2e", "601.2g")  # 601.2f missing
+    assert r.targets(Reference("", "510.1", "510.2")) == ("510.1", "510.2")
+    assert r.targets(Reference("", "510.1c", "510.2")) == ("510.1c", "510.1d", "510.2")
+    assert r.targets(Reference("", "999.1")) == ()
+    assert r.targets(Reference("", "5")) == ("5",)
+
+
+def test_editions_resolve_their_references(library):
+    for e in library.editions():
+        c = e.counts
+        assert c["refs"] > 900
+        # the official files cite their own rules; 2009-07-11 has two real dangling citations
+        assert c["refs"] - c["refs_resolved"] == (2 if e.id == "en-2009-07-11" else 0), e.id
+
+
+def test_dangling_references_are_kept(library):
+    rule = library.get("en-2009-07-11", "401.6")
+    dangling = [r for r in rule.refs if not r.resolved]
+    assert [r.first for r in dangling] == ["602.1i"]
+    assert "602.1i" in rule.to_dict("en-2009-07-11")["unresolved"]
+
+
+def test_cited_by_counts_subrules_and_ranges(library):
+    citers = library.cited_by("en-2026-08-07", "702.19")
+    assert "702.19c" not in citers  # its own subrules are not "others"
+    assert "glossary:Trample" in citers
+    # 601.2 is cited through its subrules and through ranges like "601.2a–d"
+    assert len(library.cited_by("en-2026-08-07", "601.2")) > 10
