@@ -116,13 +116,30 @@ def cli():
 
 
 @cli.command()
+@click.option(
+    "--unresolved", "unresolved_in", metavar="ID",
+    help="List the cross-references of edition ID that name no entry of it.",
+)
 @json_option
-def editions(as_json: bool):
+def editions(unresolved_in: str | None, as_json: bool):
     """List the editions in the library with their counts.
 
-    Example: crlookup editions
+    Example: crlookup editions --unresolved en-2009-07-11
     """
     lib = open_library(as_json)
+    if unresolved_in:
+        edition = lib.edition(unresolved_in).id
+        found = lib.unresolved(edition)
+        if as_json:
+            emit_json([
+                {"edition": edition, "in": where, "ref": ref.label, "text": ref.text}
+                for where, ref in found
+            ])
+            return
+        click.echo(f"{len(found)} unresolved references in {edition}")
+        for where, ref in found:
+            click.echo(f"  {where.replace('glossary:', 'glossary ')}: {ref.label}")
+        return
     items = lib.editions()
     if as_json:
         emit_json([e.to_dict() for e in items])

@@ -300,6 +300,15 @@ class Library:
         ):
             yield _glossary_entry(row)
 
+    def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
+        """(entry number or "glossary:Term", reference) for every reference naming nothing."""
+        out = []
+        for r in self.entries(edition):
+            out += [(r.number, ref) for ref in r.refs if not ref.resolved]
+        for g in self.glossary(edition):
+            out += [(f"glossary:{g.term}", ref) for ref in g.refs if not ref.resolved]
+        return out
+
     def numbers(self, edition: str) -> list[str]:
         rows = self.db.execute(
             "SELECT number FROM entries WHERE edition = ? ORDER BY seq", (edition,)

@@ -45,3 +45,30 @@ def library(built_home):
     lib = store.open_library(str(built_home))
     yield lib
     lib.close()
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden", action="store_true", help="rewrite golden files instead of comparing"
+    )
+
+
+@pytest.fixture
+def golden(request):
+    """Compare data with tests/data/<name> (JSON); `pytest --update-golden` rewrites it.
+
+    Golden files are reviewed in the diff like code.
+    """
+    import json
+
+    def check(name: str, data) -> None:
+        path = ROOT / "tests" / "data" / name
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        if request.config.getoption("--update-golden") or not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            if not request.config.getoption("--update-golden"):
+                pytest.fail(f"wrote new golden file {path}; review it and run again")
+        assert json.loads(path.read_text(encoding="utf-8")) == data
+
+    return check

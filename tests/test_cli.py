@@ -214,3 +214,11 @@ def test_click_is_only_imported_by_the_cli():
         if path.name != "cli.py":
             assert "import click" not in path.read_text(), path
     assert click  # the CLI itself is click
+
+
+def test_editions_unresolved():
+    out = run("editions", "--unresolved", "en-2009-07-11").output
+    assert out == "2 unresolved references in en-2009-07-11\n  401.6: 602.1i\n  605.3b: 405.3c\n"
+    data = json.loads(run("editions", "--unresolved", "en-2026-08-07", "--json").output)
+    assert data == []
+    assert run("editions", "--unresolved", "xx-1", code=1).error.startswith("no edition xx-1")
