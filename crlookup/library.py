@@ -128,13 +128,15 @@ def apply_options(edition: Edition, options: dict) -> Edition:
 def parse(files, progress=None) -> list[Edition]:
     """Every edition of the given source files, with cross-references resolved."""
     from crlookup import refs, sources
+    from crlookup.sources import glossary
 
     editions = []
     for i, f in enumerate(files):
         if progress:
             progress(i, len(files), f.name)
         for edition in sources.read(f.path, None, f.format):
-            editions.append(refs.link(apply_options(edition, f.options or {})))
+            edition = glossary.distinct_headwords(apply_options(edition, f.options or {}))
+            editions.append(refs.link(edition))
     return editions
 
 

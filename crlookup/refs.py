@@ -26,7 +26,7 @@ _ITEM_RE = re.compile(
     rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+\b))?", re.I
 )
 _BARE = re.compile(rf"(?<![\d.\w]){_ITEM}", re.I)
-_BARE_NUMBER = re.compile(rf"^\d{{3}}\.\d+")
+_BARE_NUMBER = re.compile(r"^\d{3}\.\d+")
 
 
 def find(text: str) -> list[Reference]:

@@ -19,6 +19,9 @@ _NUMBER = re.compile(
     r"(?<![\w.])\d{3}\.\d+[a-z]*(?!\w)|(?<=section )\d\b|(?<=rule )\d{3}\b|(?<=rules )\d{3}\b"
 )
 
+# Examples are labelled in the language of the rules they belong to.
+EXAMPLE_LABELS = {"en": "Example:", "ru": "Пример:", "pl": "Przykład:"}
+
 _MEASURE = Console(width=80, color_system=None)  # wrapping only measures characters
 
 STYLES = {
@@ -83,7 +86,8 @@ class RuleView:
                 body.stylize(STYLES["title"])
             lines += hanging(head + body if i == 0 else body, indent, width)
         for example in r.examples:
-            ex = Text("Example: ", "bold " + STYLES["example"]) + with_refs(example)
+            label = EXAMPLE_LABELS.get(self.edition.split("-")[0], "Example:")
+            ex = Text(label + " ", "bold " + STYLES["example"]) + with_refs(example)
             ex.stylize(STYLES["example"])
             lines += hanging(ex, indent + 4, width)
         return lines
@@ -118,7 +122,7 @@ class RuleView:
             line = Text(f"Cited by {plural(len(rules), 'rule')}: ", STYLES["muted"])
             lines += hanging(line + Text(shown_rules, STYLES["ref"]), 0, width)
         if terms:
-            line = Text(f"In the glossary under: ", STYLES["muted"]) + Text(", ".join(terms))
+            line = Text("In the glossary under: ", STYLES["muted"]) + Text(", ".join(terms))
             lines += hanging(line, 0, width)
         return [Text(), *lines] if lines else []
 
@@ -133,7 +137,8 @@ class RuleView:
 def editions_table(editions: list[EditionInfo]) -> Table:
     """One row per edition: its id (language and effective date) over its source file."""
     table = Table(
-        box=None, header_style="bold", pad_edge=False, caption_justify="left", caption_style="dim",
+        box=None, header_style="bold", pad_edge=False, collapse_padding=True,
+        caption_justify="left", caption_style="dim",
         caption="sect: sections · sub: subrules · ex: examples · gloss: glossary terms · "
         "refs: cross-references resolved/total",
     )

@@ -107,14 +107,18 @@ def test_malformed_rule_number(bad):
 
 def test_unknown_edition():
     result = run("rule", "100.1", "--edition", "en-2030-01-01", code=1)
-    assert result.error == "no edition en-2030-01-01; nearest: en-2026-08-07, en-2022-11-18\n"
+    assert result.error == "no edition en-2030-01-01; nearest: en-2026-08-07, en-2024-07-30\n"
 
 
 def test_editions_json():
     data = json.loads(run("editions", "--json").output)
     assert [e["id"] for e in data] == [
-        "en-2009-07-11", "en-2014-02-01", "en-2019-01-25", "en-2022-11-18", "en-2026-08-07",
+        "en-2009-02-01", "en-2009-07-11", "en-2010-07-16", "en-2013-11-01", "pl-2013-11-01",
+        "en-2014-02-01", "en-2019-01-25", "ru-2019-01-25", "en-2022-11-18", "en-2024-07-30",
+        "en-2026-08-07",
     ]
+    partial = {e["id"] for e in data if e["partial"]}
+    assert partial == {"en-2010-07-16", "pl-2013-11-01", "en-2024-07-30"}
     for e in data:
         assert {"id", "lang", "date", "source", "partial", "counts"} <= set(e)
     newest = data[-1]
@@ -125,7 +129,8 @@ def test_editions_json():
 def test_editions_table():
     out = run("editions").output
     assert out.splitlines()[0].split() == ["edition", "·", "source", "sect", "rules", "sub", "ex", "gloss", "refs"]
-    assert "en-2026-08-07                   147   1173  1989  277    739  1930/1930" in out
+    assert "en-2026-08-07                            147  1173 1989 277   739 1930/1930" in out
+    assert "en-2010-07-16 (partial)" in out
     assert "MagicCompRules-2026-08-07.txt" in out
 
 

@@ -51,12 +51,19 @@ def test_resolver():
     assert r.targets(Reference("", "5")) == ("5",)
 
 
+# References that name nothing in their own edition, each checked by hand: 2009-07-11 cites
+# 602.1i and 405.3c, which it lacks; the Russian translation misnumbers some (601.1b for
+# 601.2b) and cites rules it left untranslated (302.6); 2024-07-30 lost sections 100, 200, 300
+# and 700; the 2010 page holds section 702 only; the Polish layer cites nothing.
+UNRESOLVED = {"en-2009-07-11": 2, "ru-2019-01-25": 12, "en-2024-07-30": 17, "en-2010-07-16": 82}
+
+
 def test_editions_resolve_their_references(library):
     for e in library.editions():
         c = e.counts
-        assert c["refs"] > 900
-        # the official files cite their own rules; 2009-07-11 has two real dangling citations
-        assert c["refs"] - c["refs_resolved"] == (2 if e.id == "en-2009-07-11" else 0), e.id
+        if e.id != "pl-2013-11-01":
+            assert c["refs"] > (80 if e.partial else 790), e.id
+        assert c["refs"] - c["refs_resolved"] == UNRESOLVED.get(e.id, 0), e.id
 
 
 def test_dangling_references_are_kept(library):

@@ -35,7 +35,12 @@ class SourceError(ValueError):
 
 #: format name -> module under crlookup.sources that reads it
 FORMATS = {
-    "text": "crlookup.sources.text",
+    "text": "crlookup.sources.text",  # MagicCompRules*.txt as Wizards publishes it
+    "flat": "crlookup.sources.flat",  # the official text with every line break removed
+    "webpage": "crlookup.sources.webpage",  # one section saved from a Russian rules website
+    "po": "crlookup.sources.po",  # gettext catalogue of a Sphinx edition (English + Polish)
+    "markdown": "crlookup.sources.markdown",  # the Russian translation, Markdown from a PDF
+    "scraped_json": "crlookup.sources.scraped_json",  # JSON scraped from the official document
 }
 
 
@@ -53,7 +58,11 @@ def detect(path: Path, data: bytes) -> str:
         if parser(fmt).sniff(data):
             return fmt
     raise SourceError(
-        path, 1, "a Comprehensive Rules document (official text file)", data[:60].decode("latin-1")
+        path,
+        1,
+        "a Comprehensive Rules document (official text, flat text, web page, .po, Markdown or "
+        "JSON)",
+        data[:60].decode("latin-1"),
     )
 
 

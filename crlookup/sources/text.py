@@ -18,20 +18,10 @@ from datetime import date
 from pathlib import Path
 
 from crlookup.model import Edition, Source
-from crlookup.sources import SourceError, glossary
+from crlookup.sources import SourceError, dates, glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.tree import RuleTree
 
-MONTHS = {
-    m: i
-    for i, m in enumerate(
-        "January February March April May June July August September October November December".split(),
-        1,
-    )
-}
-_DATE = re.compile(
-    r"(?:effective|current) as of (" + "|".join(MONTHS) + r") (\d{1,2}), (\d{4})", re.I
-)
 _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
 _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 # "100.1. Text", "100.1a Text", and the typos "119.1d. Text", "606.5 Text", "901.4.All",
@@ -60,12 +50,9 @@ def _peek(data: bytes) -> str:
 
 def effective_date(lines: list[str], file: str) -> date:
     for i, line in enumerate(lines[:80]):
-        m = _DATE.search(line)
-        if m:
-            try:
-                return date(int(m.group(3)), MONTHS[m.group(1).capitalize()], int(m.group(2)))
-            except ValueError:
-                raise SourceError(file, i + 1, "a real date", m.group(0)) from None
+        day = dates.stated(line, file, i + 1)
+        if day:
+            return day
     raise SourceError(
         file, 1, "the sentence 'These rules are effective as of <Month D, YYYY>.' near the top"
     )
