@@ -125,24 +125,71 @@ def apply_options(edition: Edition, options: dict) -> Edition:
     return edition._replace(**changes)
 
 
-def parse(files, progress=None) -> list[Edition]:
-    """Every edition of the given source files, with cross-references resolved."""
+def parse(files, progress=None, cache: tuple[str, list[str]] | None = None) -> list[Edition]:
+    """Every edition of the given source files, with cross-references resolved.
+
+    Sources are parsed in parallel, one process per core. `cache` is a directory and one key
+    per file (its content digest and the crlookup version): a file parsed before is loaded
+    from there instead, which keeps a rebuild after `ingest` to the new file's parse.
+    """
+    import os
+    import pickle
+
+    results: list[list[Edition] | None] = [None] * len(files)
+    paths = [None] * len(files)
+    if cache:
+        folder, keys = cache
+        os.makedirs(folder, exist_ok=True)
+        paths = [os.path.join(folder, f"{key}.pickle") for key in keys]
+        for i, path in enumerate(paths):
+            try:
+                with open(path, "rb") as f:
+                    results[i] = pickle.load(f)
+            except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
+                pass
+    todo = [i for i, r in enumerate(results) if r is None]
+    done = len(files) - len(todo)
+
+    def report(i: int) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, len(files), files[i].name)
+
+    if progress:
+        progress(done, len(files), files[todo[0]].name if todo else "")
+    workers = min(len(todo), os.cpu_count() or 1)
+    if workers > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_parse_one, files[i].path, files[i].format): i for i in todo}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                report(futures[future])
+    else:
+        for i in todo:
+            results[i] = _parse_one(files[i].path, files[i].format)
+            report(i)
+    for i in todo:
+        if paths[i]:
+            tmp = f"{paths[i]}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                pickle.dump(results[i], f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, paths[i])
+    return [apply_options(e, f.options or {}) for f, found in zip(files, results) for e in found]
+
+
+def _parse_one(path: str, fmt: str) -> list[Edition]:
     from crlookup import refs, sources
     from crlookup.sources import glossary
 
-    editions = []
-    for i, f in enumerate(files):
-        if progress:
-            progress(i, len(files), f.name)
-        for edition in sources.read(f.path, None, f.format):
-            edition = glossary.distinct_headwords(apply_options(edition, f.options or {}))
-            editions.append(refs.link(edition))
-    return editions
+    return [refs.link(glossary.distinct_headwords(e)) for e in sources.read(path, None, fmt)]
 
 
-def write(db_path: Path, files, stamp: dict, progress=None) -> list[Edition]:
+def write(db_path: Path, files, stamp: dict, progress=None, cache=None) -> list[Edition]:
     """Parse the sources and write them into a new database at `db_path`."""
-    editions = parse(files, progress)
+    editions = parse(files, progress, cache)
     seen: dict[str, str] = {}
     for e in editions:
         if e.id in seen:

@@ -223,6 +223,7 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
     Raises `crlookup.sources.SourceError` for a source that cannot be read and
     `LibraryError` for anything else; in both cases the previous library stays current.
     """
+    import hashlib
     import time
     import uuid
     from pathlib import Path
@@ -257,7 +258,14 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                     for f in files
                 ],
             }
-            library.write(tmp / DB, files, stamp, progress)
+            # a parse depends on the bytes, the format and the file's name (the edition's
+            # source, and the date of sources that state none)
+            keys = [
+                f"{s['sha256'][:32]}-{f.format}-"
+                f"{hashlib.sha256(f.name.encode()).hexdigest()[:12]}-{__version__}-{SCHEMA}"
+                for s, f in zip(stamp["sources"], files)
+            ]
+            library.write(tmp / DB, files, stamp, progress, (str(root_path / "parsed"), keys))
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             os.rename(tmp, final)
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
@@ -267,6 +275,9 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
             _sweep(root_path)
             raise
         _sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
+        for cached in (root_path / "parsed").glob("*.pickle"):
+            if cached.stem not in keys:  # parses of sources no longer in the library
+                cached.unlink(missing_ok=True)
         return str(final)
 
 
@@ -306,7 +317,13 @@ def ingest(path: str, options: dict, root: str | None = None, progress: Progress
     path = Path(path)
     data = path.read_bytes()
     fmt = sources.detect(path, data)
-    parsed = [apply_options(e, options) for e in sources.read(path, data, fmt)]
+    found = sources.read(path, data, fmt)
+    if options.get("id") and len(found) > 1:
+        raise LibraryError(
+            f"{path.name} holds {len(found)} editions ({', '.join(e.id for e in found)}); "
+            "--id can name only one"
+        )
+    parsed = [apply_options(e, options) for e in found]
     lib = open_library(str(root), progress)
     try:
         known = {e.id: e.source for e in lib.editions()}

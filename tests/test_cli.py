@@ -227,3 +227,75 @@ def test_editions_unresolved():
     data = json.loads(run("editions", "--unresolved", "en-2026-08-07", "--json").output)
     assert data == []
     assert run("editions", "--unresolved", "xx-1", code=1).error.startswith("no edition xx-1")
+
+
+def test_old_numbering_edition():
+    out = run("rule", "502.63", "--edition", "en-2009-02-01").output
+    assert out.startswith("en-2009-02-01\n502.63 Deathtouch\n  502.63a Deathtouch is a triggered ability.")
+    missing = run("rule", "702.2", "--edition", "en-2009-02-01", code=1).error
+    assert missing.startswith("no rule 702.2 in en-2009-02-01; nearest: ")
+
+
+def test_partial_editions():
+    assert run("rule", "702.2", "--edition", "pl-2013-11-01").output == "pl-2013-11-01\n702.2 Dotyk śmierci\n"
+    data = json.loads(run("rule", "702.2", "--edition", "en-2013-11-01", "--json").output)
+    assert data["translations"] == {"pl": "Dotyk śmierci"}
+    assert run("rule", "100.1", "--edition", "en-2024-07-30", code=1).error.startswith(
+        "no rule 100.1 in en-2024-07-30"
+    )
+
+
+def test_russian_edition_examples_are_labelled_in_russian():
+    out = run("rule", "702.19b", "--edition", "ru-2019-01-25").output
+    assert "\n    Пример: Существо 2/2" in out
+
+
+def changed_copy(tmp_path, name, old: bytes, new: bytes, rename=None) -> Path:
+    data = (DATA / name).read_bytes()
+    assert old in data
+    path = tmp_path / (rename or name)
+    path.write_bytes(data.replace(old, new, 1))
+    return path
+
+
+def test_ingest_detects_every_seed_format(private_home, tmp_path):
+    cases = [
+        (changed_copy(tmp_path, "cr-2009-02-01-en-flat.txt", b"February 1, 2009", b"February 2, 2009"),
+         ["en-2009-02-02"]),
+        (changed_copy(tmp_path, "cr-2010-07-16-en-section702-webpage.txt", b"", b"",
+                      rename="cr-2010-07-17-page.txt"), ["en-2010-07-17"]),
+        (changed_copy(tmp_path, "cr-2013-11-01-pl.po", b"November 1, 2013", b"November 2, 2013"),
+         ["en-2013-11-02", "pl-2013-11-02"]),
+        (changed_copy(tmp_path, "cr-2019-01-25-ru.md", "от 25 января 2019".encode(), "от 26 января 2019".encode()),
+         ["ru-2019-01-26"]),
+        (changed_copy(tmp_path, "cr-2024-07-30-en.json", b"", b"", rename="cr-2024-08-01-en.json"),
+         ["en-2024-08-01"]),
+    ]
+    for path, ids in cases:
+        data = json.loads(run("ingest", str(path), "--json").output)
+        assert [e["id"] for e in data] == ids, path.name
+    listed = [e["id"] for e in json.loads(run("editions", "--json").output)]
+    assert {i for _, ids in cases for i in ids} <= set(listed)
+
+
+def test_ingest_id_for_a_file_with_two_editions(private_home):
+    result = run("ingest", str(DATA / "cr-2013-11-01-pl.po"), "--id", "mine", code=2)
+    assert result.error == (
+        "cr-2013-11-01-pl.po holds 2 editions (en-2013-11-01, pl-2013-11-01); --id can name only one\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "name, content, start",
+    [
+        ("broken.json", (DATA / "cr-2024-07-30-en.json").read_bytes()[:3000], "broken.json:"),
+        ("broken.po", b'# comment\nmsgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "100.1.\nmsgstr ""\n', "broken.po:"),
+        ("empty.md", "# Полные правила\n\nничего\n".encode(), "empty.md:1: expected a Comprehensive Rules document"),
+    ],
+)
+def test_ingest_broken_seed_formats(private_home, tmp_path, name, content, start):
+    path = tmp_path / name
+    path.write_bytes(content)
+    error = run("ingest", str(path), code=2).error
+    assert error.startswith(start) and len(error.splitlines()) == 1, error
+    assert "Traceback" not in error

@@ -332,13 +332,14 @@ def test_sniff():
     assert not flat.sniff(b'{"Comprehensive Rules": "These rules are current as of May 1, 2030."}')
 
 
-def test_line_breaks_are_read_as_spaces():
+def test_a_document_with_line_breaks_is_another_format():
     s = source_text()
     head = s[: s.index(" 103. The _Magic_ Golden Rules 103.1.")]
-    [a] = flat.read(Path("a.txt"), head.encode())
-    [b] = flat.read(Path("b.txt"), head.replace(". ", ".\r\n").encode())
-    assert [r.to_dict("x")["text"] for r in a.rules] == [r.to_dict("x")["text"] for r in b.rules]
-    assert "line breaks and whitespace runs read as single spaces" in b.notes
+    [a] = flat.read(Path("a.txt"), head.replace(". ", ".  ").encode())
+    assert "whitespace runs read as single spaces" in a.notes
+    with pytest.raises(SourceError) as e:
+        flat.read(Path("b.txt"), head.replace(". ", ".\r\n").encode())
+    assert str(e.value).startswith("b.txt:2: expected one line of text")
 
 
 @pytest.mark.parametrize(

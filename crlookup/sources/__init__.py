@@ -32,6 +32,9 @@ class SourceError(ValueError):
             msg += f", found {shown!r}"
         super().__init__(msg)
 
+    def __reduce__(self):  # survives the trip back from a parsing process
+        return (type(self), (self.file, self.line, self.expected, self.found))
+
 
 #: format name -> module under crlookup.sources that reads it
 FORMATS = {

@@ -34,12 +34,14 @@ RUSSIAN = re.compile(r"(\d{1,2})\s+(" + "|".join(RU_MONTHS) + r")\s+(\d{4})", re
 FILE_NAME = re.compile(r"^cr-(\d{4})-(\d{2})-(\d{2})(?=[-_.]|$)", re.I)
 
 
-def stated(text: str, file: str, line: int | None, *, russian: bool = False) -> date | None:
-    """The effective date `text` states, or None; SourceError if it names no real day."""
-    m = ENGLISH.search(text)
+def stated(
+    text: str, file: str, line: int | None, *, langs: tuple[str, ...] = ("en",)
+) -> date | None:
+    """The effective date `text` states in one of `langs`, or None; SourceError if no real day."""
+    m = ENGLISH.search(text) if "en" in langs else None
     if m:
         year, month, day = m.group(3), MONTHS[m.group(1).capitalize()], m.group(2)
-    elif russian and (m := RUSSIAN.search(text)):
+    elif "ru" in langs and (m := RUSSIAN.search(text)):
         year, month, day = m.group(3), RU_MONTHS[m.group(2).lower()], m.group(1)
     else:
         return None

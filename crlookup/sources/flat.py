@@ -55,7 +55,7 @@ from crlookup import numbers
 from crlookup.model import Edition, GlossaryEntry, Source
 from crlookup.numbers import RuleNumber
 from crlookup.sources import SourceError, glossary
-from crlookup.sources.encoding import decode
+from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.text import EXAMPLE, clean, effective_date
 from crlookup.sources.tree import RuleTree
 
@@ -81,11 +81,15 @@ def sniff(data: bytes) -> bool:
 def read(path: Path, data: bytes) -> list[Edition]:
     file = Path(path).name
     raw = decode(data, file)
+    lines = split_lines(raw.strip())
+    if len(lines) > 1:
+        # a document with its line breaks is another format (the official text, most likely)
+        raise SourceError(file, 2, "one line of text (a flattened document)", lines[1][:60])
     doc = re.sub(r"\s+", " ", raw).strip()
     day = effective_date([doc[:4000]], file)
     notes: list[str] = []
     if re.search(r"[^\S ]|  ", raw.strip()):
-        notes.append("line breaks and whitespace runs read as single spaces")
+        notes.append("whitespace runs read as single spaces")
 
     start, contents = _body_start(doc, file)
     if contents:

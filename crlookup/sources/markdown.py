@@ -275,7 +275,7 @@ def _title(text: str) -> str:
 
 def effective_date(lines: list[str], file: str, end: int) -> date:
     for i, line in enumerate(lines[: min(end, 120)]):
-        day = dates.stated(line, file, i + 1, russian=True)
+        day = dates.stated(line, file, i + 1, langs=("ru",))
         if day:
             return day
     raise SourceError(file, 1, "the date of the rules near the top, as in '(от 25 января 2019)'")

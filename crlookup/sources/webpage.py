@@ -222,7 +222,7 @@ def _numbered(s: str) -> tuple[str | None, str, str]:
 def _effective_date(file: str, chrome: list[tuple[int, str]]) -> tuple[date, str]:
     """The date stated in the page chrome, else the one in the file name."""
     for line, s in chrome:
-        day = dates.stated(s, file, line, russian=True)
+        day = dates.stated(s, file, line, langs=("en", "ru"))
         if day:
             return day, f"line {line}: effective date {day.isoformat()} stated by the page"
     day = dates.in_file_name(file, "the page states none")

@@ -1,0 +1,70 @@
+"""Every source format together: detection from content, wrong-format files, the manifest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from crlookup import sources
+from crlookup.sources import SourceError
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+MANIFEST = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))["sources"]
+FILES = {item["file"]: item for item in MANIFEST}
+
+
+def test_manifest_lists_every_shipped_file():
+    shipped = {p.name for p in DATA.iterdir() if p.name != "manifest.json"}
+    assert shipped == set(FILES)
+    assert {item["format"] for item in MANIFEST} == set(sources.FORMATS)
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_detected_from_content(name):
+    data = (DATA / name).read_bytes()
+    assert sources.detect(Path("renamed.bin"), data) == FILES[name]["format"]
+    assert [f for f in sources.FORMATS if sources.parser(f).sniff(data)] == [FILES[name]["format"]]
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_editions_as_the_manifest_says(name):
+    editions = sources.read(DATA / name)
+    assert [e.id for e in editions] == FILES[name]["editions"]
+    assert all(e.source == name for e in editions)
+
+
+@pytest.mark.parametrize("fmt", sorted(sources.FORMATS))
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_a_file_in_the_wrong_format_is_a_source_error(fmt, name):
+    if FILES[name]["format"] == fmt:
+        return
+    with pytest.raises(SourceError) as e:
+        sources.parser(fmt).read(Path(name), (DATA / name).read_bytes())
+    assert str(e.value).startswith(name)
+
+
+@pytest.mark.parametrize(
+    "fmt, data, where",
+    [
+        ("scraped_json", (DATA / "cr-2024-07-30-en.json").read_bytes()[:5000], "cr-2024-07-30-en.json:"),
+        ("po", b'msgid "100.1."\nmsgstr "\n', "cr-2013-11-01-pl.po:"),
+        ("markdown", "# Полные правила\n\n(от 25 января 2019)\n\nНет правил.\n".encode(), "cr-2019-01-25-ru.md:"),
+        ("text", b"These rules are effective as of May 1, 2030.\n\nNo rules.\n", "MagicCompRules.txt:"),
+    ],
+)
+def test_broken_files_name_file_and_line(fmt, data, where):
+    name = where.rstrip(":")
+    with pytest.raises(SourceError) as e:
+        sources.parser(fmt).read(Path(name), data)
+    assert str(e.value).startswith(where)
+    line = str(e.value)[len(where):].split(":")[0]
+    assert line.isdigit(), str(e.value)
+
+
+def test_data_files_are_byte_for_byte():
+    """The shipped copies are the published bytes recorded in the manifest (sha256)."""
+    for name, item in FILES.items():
+        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == item["sha256"], name
