@@ -184,7 +184,187 @@ def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
         return
     from crlookup import render
 
-    show(render.RuleView(edition, found, below, cited_by=cited_by), pager)
+    terms = render.GlossaryTerms(lib.headwords(edition))
+    show(render.RuleView(edition, found, below, cited_by=cited_by, terms=terms), pager)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@click.option("--edition", "edition_id", metavar="ID", help="Search this edition only.")
+@click.option("--all-editions", is_flag=True, help="Search every edition of the language.")
+@click.option("--lang", metavar="L", help="Language: en, ru or pl (default: from the query's script).")
+@click.option("--section", metavar="NUMBER", help="Only entries at or below this number, e.g. 702.")
+@click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
+@json_option
+@pager_option
+def search(words, edition_id, all_editions, lang, section, limit, as_json, pager):
+    """Search rules, examples and glossary entries; misspellings are corrected.
+
+    Phrases in quotes, AND, OR, NOT and a rule number (a filter) work as usual. By default
+    each rule appears once, from the newest edition in the query's language.
+
+    Example: crlookup search deathtouch trample
+    """
+    from crlookup import index
+
+    query = " ".join(words).strip()
+    if not query:
+        raise Failure("search: expected words to search for", BAD_INPUT)
+    prefix = str(numbers.parse(section)) if section else None
+    lib = open_library(as_json)
+    if edition_id:
+        info = lib.edition(edition_id)
+        if lang and lang != info.lang:
+            raise Failure(f"--lang {lang} does not match edition {info.id} ({info.lang})", BAD_INPUT)
+        lang, scope = info.lang, (info.id,)
+    else:
+        lang = lang or index.detect_lang(query)
+        scope = None if all_editions else (lib.edition(lang=lang).id,)
+    try:
+        ix = index.Index(lib.index_path, lang)
+        found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
+        widened = False
+        if not found.hits and scope and not edition_id:
+            found = ix.search(query, editions=None, prefix=prefix, limit=limit)
+            widened = bool(found.hits)
+    except index.QueryError as e:
+        raise Failure(str(e), BAD_INPUT) from None
+    if as_json:
+        emit_json({
+            "query": query,
+            "searched": found.query,
+            "corrections": [list(c) for c in found.corrections],
+            "relaxed": found.relaxed,
+            "complete": found.complete,
+            "hits": [
+                {
+                    "edition": h.edition, "editions": list(h.editions), "number": h.number or None,
+                    "kind": h.kind, "title": h.title,
+                    "snippet": h.snippet.replace("\x01", "").replace("\x02", ""),
+                    "score": h.score,
+                }
+                for h in found.hits
+            ],
+        })
+    else:
+        from crlookup import render
+
+        notes = []
+        if found.corrections:
+            notes.append(f"showing results for {found.query}")
+        if widened:
+            notes.append(f"nothing in {scope[0]}; showing older editions")
+        if found.relaxed and not found.complete:
+            notes.append("no entry has every word; showing entries with some of them")
+        elif found.relaxed:
+            notes.append(f"{found.complete} with every word, then entries with some of them")
+        show(render.SearchView(found.hits, notes), pager)
+    if not found.hits:
+        raise Failure(f"no results for {query!r}", NOT_FOUND)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@click.option("--lang", metavar="L", help="Glossary language (default: from the term's script).")
+@click.option("--edition", "edition_id", metavar="ID", help="Edition whose glossary to use.")
+@json_option
+@pager_option
+def define(words, lang, edition_id, as_json, pager):
+    """Define a glossary term; keyword abilities and actions lead to their rules.
+
+    Case and small misspellings don't matter; "See X." entries are followed.
+
+    Example: crlookup define lethal damage
+    """
+    from crlookup import definitions
+
+    term = " ".join(words).strip()
+    if not term:
+        raise Failure("define: expected a term", BAD_INPUT)
+    lib = open_library(as_json)
+    if edition_id:
+        edition = lib.edition(edition_id).id
+    else:
+        lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
+        edition = lib.glossary_edition(lang)
+    found = definitions.define(lib, edition, term)
+    if not found:
+        raise NotFound(f"no glossary term or keyword {term!r} in {edition}")
+    if as_json:
+        emit_json({
+            "query": term,
+            "edition": edition,
+            "matches": [
+                {
+                    "name": d.name,
+                    "score": d.score,
+                    "glossary": d.entry.to_dict(edition) if d.entry else None,
+                    "see": d.see.to_dict(edition) if d.see else None,
+                    "rule": d.rule.to_dict(edition) if d.rule else None,
+                    "subrules": [r.to_dict(edition) for r in d.subrules],
+                }
+                for d in found
+            ],
+        })
+        return
+    from crlookup import render
+
+    show(render.DefinitionsView(edition, found), pager)
+
+
+@cli.command()
+@click.argument("number")
+@click.option("--edition", "edition_id", metavar="ID", help="Edition id (default: newest English).")
+@click.option("--depth", type=click.IntRange(1, 5), default=1, show_default=True,
+              help="Follow citations this many steps.")
+@json_option
+@pager_option
+def refs(number, edition_id, depth, as_json, pager):
+    """What a rule cites and what cites it, with a one-line preview of each.
+
+    Citations of a rule's subrules and of ranges that include it count.
+
+    Example: crlookup refs 702.19 --depth 2
+    """
+    wanted = str(numbers.parse(number))
+    lib = open_library(as_json)
+    edition = lib.edition(edition_id).id
+    rule = lib.get(edition, wanted)
+    if rule is None:
+        raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
+    cites = _walk(lib, edition, wanted, depth, outgoing=True)
+    cited_by = _walk(lib, edition, wanted, depth, outgoing=False)
+    if as_json:
+        def item(n, d):
+            return {"number": n, "edition": edition, "depth": d, "preview": lib.preview(edition, n)}
+
+        emit_json({
+            "rule": item(wanted, 0),
+            "cites": [item(n, d) for n, d in cites],
+            "cited_by": [item(n, d) for n, d in cited_by],
+        })
+        return
+    from crlookup import render
+
+    show(render.RefsView(edition, rule, cites, cited_by, lib.preview), pager)
+
+
+def _walk(lib, edition: str, start: str, depth: int, outgoing: bool) -> list[tuple[str, int]]:
+    """Numbers reached from `start` by following citations (or citers) up to `depth` steps."""
+    seen = {start}
+    out: list[tuple[str, int]] = []
+    frontier = [start]
+    for d in range(1, depth + 1):
+        step = []
+        for n in frontier:
+            found = lib.cites(edition, n) if outgoing else lib.cited_by(edition, n)
+            for m in found:
+                if m not in seen:
+                    seen.add(m)
+                    step.append(m)
+                    out.append((m, d))
+        frontier = [m for m in step if not m.startswith("glossary:")]
+    return out
 
 
 @cli.command()

@@ -198,7 +198,7 @@ def write(db_path: Path, files, stamp: dict, progress=None, cache=None) -> list[
             raise LibraryError(f"edition {e.id} comes from both {seen[e.id]} and {e.source}")
         seen[e.id] = e.source
     if progress:
-        progress(len(files), len(files) + 1, "writing the library")
+        progress(len(files), len(files), "writing the library")
     db = sqlite3.connect(db_path)
     with db:
         db.executescript(_SCHEMA)
@@ -207,8 +207,6 @@ def write(db_path: Path, files, stamp: dict, progress=None, cache=None) -> list[
             _insert(db, seq, e)
     db.execute("PRAGMA optimize")
     db.close()
-    if progress:
-        progress(len(files) + 1, len(files) + 1, "done")
     return editions
 
 
@@ -291,6 +289,13 @@ class Library:
     def close(self) -> None:
         self.db.close()
 
+    @property
+    def index_path(self) -> str:
+        """The full-text index built beside the database (see crlookup.index)."""
+        import os
+
+        return os.path.join(self.path, "index")
+
     # editions -----------------------------------------------------------------
 
     def editions(self) -> list[EditionInfo]:
@@ -349,6 +354,31 @@ class Library:
         ):
             yield _glossary_entry(row)
 
+    def headwords(self, edition: str) -> set[str]:
+        """Every name a glossary term of the edition is found by."""
+        rows = self.db.execute("SELECT headwords FROM glossary WHERE edition = ?", (edition,))
+        return {h for (words,) in rows for h in json.loads(words)}
+
+    def glossary_edition(self, lang: str) -> str:
+        """The newest edition of `lang` that has a glossary."""
+        row = self.db.execute(
+            "SELECT e.id FROM editions e WHERE e.lang = ? AND EXISTS "
+            "(SELECT 1 FROM glossary g WHERE g.edition = e.id) ORDER BY e.date DESC LIMIT 1",
+            (lang,),
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no glossary in language {lang!r}")
+        return row[0]
+
+    def keyword_rules(self, edition: str) -> list[Rule]:
+        """The rules that name keyword actions (701.x) and abilities (702.x), by title."""
+        rows = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND kind = 'rule' AND title != '' "
+            "AND (number LIKE '701.%' OR number LIKE '702.%' OR number LIKE '502.%') ORDER BY seq",
+            (edition,),
+        )
+        return [_rule(r) for r in rows]
+
     def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
         """(entry number or "glossary:Term", reference) for every reference naming nothing."""
         out = []
@@ -376,6 +406,34 @@ class Library:
         found = [r[0] for r in rows if r[0] not in own]
         rules = sorted((n for n in found if not n.startswith("glossary:")), key=numbers.sort_key)
         return rules + sorted(n for n in found if n.startswith("glossary:"))
+
+    def cites(self, edition: str, number: str) -> list[str]:
+        """What an entry and the entries below it cite, outside itself, in numeric order."""
+        s = sort_string(number)
+        rows = self.db.execute(
+            "SELECT DISTINCT c.target FROM cites c JOIN entries e "
+            "ON e.edition = c.edition AND e.number = c.source "
+            "WHERE c.edition = ? AND (e.sort = ? OR (e.sort > ? AND e.sort < ?))",
+            (edition, s, s + ".", s + "/"),
+        ).fetchall()
+        own = {number} | {r.number for r in self.subtree(edition, number)}
+        return sorted((r[0] for r in rows if r[0] not in own), key=numbers.sort_key)
+
+    def preview(self, edition: str, number: str, width: int = 90) -> str:
+        """One line about an entry: its title, or the start of its text."""
+        if number.startswith("glossary:"):
+            term = number.split(":", 1)[1]
+            row = self.db.execute(
+                "SELECT definition FROM glossary WHERE edition = ? AND term = ?", (edition, term)
+            ).fetchone()
+            text = row[0] if row else term
+        else:
+            row = self.db.execute(
+                "SELECT title, text FROM entries WHERE edition = ? AND number = ?", (edition, number)
+            ).fetchone()
+            text = (row[0] or row[1]) if row else ""
+        text = " ".join(text.split())
+        return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
     def nearest(self, edition: str, number: str, limit: int = 3) -> list[str]:
         """Existing numbers closest to one that does not exist: its truncations, then neighbours."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from crlookup.library import EditionInfo
@@ -33,11 +32,52 @@ STYLES = {
 }
 
 
+def styled(*parts: tuple[str | Text, str]) -> Text:
+    """Text from (text, style) pieces; each piece keeps its own style and only its own."""
+    out = Text()
+    for piece, style in parts:
+        if isinstance(piece, Text):
+            piece.stylize(style)
+            out.append_text(piece)
+        else:
+            out.append(piece, style)
+    return out
+
+
 def with_refs(text: str) -> Text:
     """Text with rule numbers (cross-references) highlighted."""
     t = Text(text)
     t.highlight_regex(_NUMBER, STYLES["ref"])
     return t
+
+
+_WORDS = re.compile(r"[^\W_]+(?:[-’'][^\W_]+)*")
+
+
+class GlossaryTerms:
+    """Finds glossary terms (of up to four words) in text, to set them in bold."""
+
+    def __init__(self, headwords):
+        self.terms = {" ".join(h.casefold().split()) for h in headwords if len(h) > 2}
+        self.longest = max((t.count(" ") + 1 for t in self.terms), default=0)
+
+    def mark(self, text: Text, seen: set[str]) -> None:
+        """Bold the first occurrence (not in `seen`) of each term in `text`."""
+        words = [(m.start(), m.end(), m.group().casefold()) for m in _WORDS.finditer(text.plain)]
+        i = 0
+        while i < len(words):
+            for n in range(min(self.longest, len(words) - i), 0, -1):
+                phrase = " ".join(w for _, _, w in words[i : i + n])
+                candidates = (phrase, phrase[:-1] if phrase.endswith("s") else phrase)
+                term = next((c for c in candidates if c in self.terms), None)
+                if term:
+                    if term not in seen:
+                        seen.add(term)
+                        text.stylize("bold", words[i][0], words[i + n - 1][1])
+                    i += n
+                    break
+            else:
+                i += 1
 
 
 def hanging(text: Text, indent: int, width: int) -> list[Text]:
@@ -69,25 +109,30 @@ class RuleView:
         below: list[Rule],
         *,
         cited_by: list[str] | None = None,
+        terms: GlossaryTerms | None = None,
     ):
         self.edition = edition
         self.rule = rule
         self.below = below
         self.cited_by = cited_by or []
+        self.terms = terms
 
     def _entry(self, r: Rule, indent: int, width: int) -> list[Text]:
-        head = Text(r.number + (" " if r.kind in ("rule", "subrule") else ". "), STYLES["number"])
+        head = styled((r.number + (" " if r.kind in ("rule", "subrule") else ". "), STYLES["number"]))
         if r.kind in ("chapter", "section"):
             return hanging(head + Text(r.title, STYLES["title"]), indent, width)
         lines: list[Text] = []
+        seen: set[str] = set()
         for i, paragraph in enumerate(r.text.split("\n")):
             body = with_refs(paragraph)
             if r.title:
                 body.stylize(STYLES["title"])
+            elif self.terms:
+                self.terms.mark(body, seen)
             lines += hanging(head + body if i == 0 else body, indent, width)
         for example in r.examples:
             label = EXAMPLE_LABELS.get(self.edition.split("-")[0], "Example:")
-            ex = Text(label + " ", "bold " + STYLES["example"]) + with_refs(example)
+            ex = styled((label + " ", "bold"), (with_refs(example), ""))
             ex.stylize(STYLES["example"])
             lines += hanging(ex, indent + 4, width)
         return lines
@@ -95,14 +140,15 @@ class RuleView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         yield Text(self.edition, STYLES["muted"])
-        yield from self._entry(self.rule, 0, width)
+        yield from self.entries(width)
+        yield from self._footer(width)
+
+    def entries(self, width: int) -> list[Text]:
+        lines = self._entry(self.rule, 0, width)
         listing = self.rule.kind in ("chapter", "section")
         for r in self.below:
-            if listing:
-                yield self._listing(r, width)
-            else:
-                yield from self._entry(r, 2, width)
-        yield from self._footer(width)
+            lines += [self._listing(r, width)] if listing else self._entry(r, 2, width)
+        return lines
 
     def _footer(self, width: int) -> list[Text]:
         shown = {self.rule.number} | {r.number for r in self.below}
@@ -114,28 +160,126 @@ class RuleView:
                     cites.append(label)
         lines: list[Text] = []
         if cites:
-            lines += hanging(Text("Cites: ", STYLES["muted"]) + Text(", ".join(cites), STYLES["ref"]), 0, width)
+            line = styled(("Cites: ", STYLES["muted"]), (", ".join(cites), STYLES["ref"]))
+            lines += hanging(line, 0, width)
         rules = [c for c in self.cited_by if not c.startswith("glossary:")]
         terms = [c.split(":", 1)[1] for c in self.cited_by if c.startswith("glossary:")]
         if rules:
             shown_rules = ", ".join(rules[:12]) + (", …" if len(rules) > 12 else "")
-            line = Text(f"Cited by {plural(len(rules), 'rule')}: ", STYLES["muted"])
-            lines += hanging(line + Text(shown_rules, STYLES["ref"]), 0, width)
+            line = styled(
+                (f"Cited by {plural(len(rules), 'rule')}: ", STYLES["muted"]),
+                (shown_rules, STYLES["ref"]),
+            )
+            lines += hanging(line, 0, width)
         if terms:
-            line = Text("In the glossary under: ", STYLES["muted"]) + Text(", ".join(terms))
+            line = styled(("In the glossary under: ", STYLES["muted"]), (", ".join(terms), ""))
             lines += hanging(line, 0, width)
         return [Text(), *lines] if lines else []
 
     def _listing(self, r: Rule, width: int) -> Text:
         """One line per rule of a section (or section of a chapter)."""
-        line = Text("  " + r.number + " ", STYLES["number"])
-        line.append(r.title or r.text.split("\n")[0])
+        line = styled(("  " + r.number + " ", STYLES["number"]), (r.title or r.text.split("\n")[0], ""))
         line.truncate(width, overflow="ellipsis")
         return line
 
 
-def editions_table(editions: list[EditionInfo]) -> Table:
+class DefinitionsView:
+    """Glossary definitions, each with the entry it points to and the keyword's rule."""
+
+    def __init__(self, edition: str, found):
+        self.edition = edition
+        self.found = found
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        yield Text(self.edition, STYLES["muted"])
+        if self.found and self.found[0].score < 100:
+            names = ", ".join(d.name for d in self.found)
+            yield Text(f"no exact match; closest: {names}", "italic yellow")
+        for i, d in enumerate(self.found):
+            if i:
+                yield Text()
+            for entry in (d.entry, d.see):
+                if entry is None:
+                    continue
+                head = styled(
+                    (entry.term, STYLES["title"]),
+                    (f" ({entry.english})" if entry.english not in ("", entry.term) else "",
+                     STYLES["muted"]),
+                    (" unofficial translation" if entry.unofficial else "", "yellow"),
+                )
+                yield head
+                for paragraph in entry.definition.split("\n"):
+                    yield from hanging(with_refs(paragraph), 2, width)
+            if d.rule is not None:
+                view = RuleView(self.edition, d.rule, list(d.subrules))
+                yield from view.entries(width)
+
+
+class RefsView:
+    """A rule's citations both ways, one line each."""
+
+    def __init__(self, edition: str, rule: Rule, cites, cited_by, preview):
+        self.edition, self.rule = edition, rule
+        self.cites, self.cited_by, self.preview = cites, cited_by, preview
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        yield Text(self.edition, STYLES["muted"])
+        yield styled(
+            (self.rule.number + " ", STYLES["number"]),
+            (self.preview(self.edition, self.rule.number), STYLES["title"]),
+        )
+        for label, items in (("cites", self.cites), ("cited by", self.cited_by)):
+            yield Text()
+            yield Text(f"{label} ({len(items)})", "bold")
+            if not items:
+                yield Text("  nothing", STYLES["muted"])
+            for number, depth in items:
+                shown = number.replace("glossary:", "glossary ")
+                line = styled(
+                    ("  " * depth + ref_label(shown) + " ", STYLES["ref"]),
+                    (self.preview(self.edition, number), ""),
+                )
+                line.truncate(width, overflow="ellipsis")
+                yield line
+
+
+class SearchView:
+    """Search hits: number, edition and title, then the snippet with matched words marked."""
+
+    def __init__(self, hits, notes: list[str]):
+        self.hits = hits
+        self.notes = notes
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for note in self.notes:
+            yield Text(note, "italic yellow")
+        for i, h in enumerate(self.hits):
+            if i or self.notes:
+                yield Text()
+            head = styled(
+                (h.number or "glossary", STYLES["number"]),
+                (" " + h.title if h.title else "", STYLES["title"]),
+                (f"  {h.edition}", STYLES["muted"]),
+            )
+            yield head
+            yield from hanging(marked(h.snippet), 2, width)
+
+
+def marked(snippet: str) -> Text:
+    """A snippet whose matched words are between \x01 and \x02, with those words highlighted."""
+    t = Text()
+    for i, part in enumerate(re.split("[\x01\x02]", snippet)):
+        t.append(part, "bold reverse" if i % 2 else "")
+    return t
+
+
+def editions_table(editions: list[EditionInfo]):
     """One row per edition: its id (language and effective date) over its source file."""
+    from rich.table import Table
+
     table = Table(
         box=None, header_style="bold", pad_edge=False, collapse_padding=True,
         caption_justify="left", caption_style="dim",

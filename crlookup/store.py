@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 SCHEMA = 1
 DB = "library.sqlite"
+INDEX = "index"  # the full-text index (crlookup.index), beside the database
 Progress = Callable[[int, int, str], None]
 
 
@@ -228,7 +229,7 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
     import uuid
     from pathlib import Path
 
-    from crlookup import library
+    from crlookup import index, library
 
     files = source_files(root) if files is None else files
     root_path = Path(root)
@@ -265,7 +266,10 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                 f"{hashlib.sha256(f.name.encode()).hexdigest()[:12]}-{__version__}-{SCHEMA}"
                 for s, f in zip(stamp["sources"], files)
             ]
-            library.write(tmp / DB, files, stamp, progress, (str(root_path / "parsed"), keys))
+            editions = library.write(
+                tmp / DB, files, stamp, _stage(progress, 0, 30), (str(root_path / "parsed"), keys)
+            )
+            index.build(str(tmp / INDEX), editions, _stage(progress, 30, 70))
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             os.rename(tmp, final)
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
@@ -279,6 +283,17 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
             if cached.stem not in keys:  # parses of sources no longer in the library
                 cached.unlink(missing_ok=True)
         return str(final)
+
+
+def _stage(progress: Progress | None, start: int, span: int) -> Progress | None:
+    """Report one stage of the build as its share (start..start+span) of 100."""
+    if progress is None:
+        return None
+
+    def report(done: int, total: int, label: str) -> None:
+        progress(start + round(span * done / max(total, 1)), 100, label)
+
+    return report
 
 
 def _sweep(root: Path, keep: set[str] | None = None) -> None:

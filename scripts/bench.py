@@ -23,6 +23,8 @@ from pathlib import Path
 COMMANDS = [
     ("rule --json", ["rule", "702.19b", "--json"], 5.0),
     ("rule (rich)", ["rule", "702.19b"], 8.0),
+    ("search (rich)", ["search", "deathtouch trample"], 12.0),
+    ("define (rich)", ["define", "lethal damage"], 8.0),
 ]
 BUILD_TARGET_S = 15.0
 
