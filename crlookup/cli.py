@@ -240,7 +240,7 @@ def search(words, edition_id, all_editions, lang, section, limit, as_json, pager
                 {
                     "edition": h.edition, "editions": list(h.editions), "number": h.number or None,
                     "kind": h.kind, "title": h.title,
-                    "snippet": h.snippet.replace("\x01", "").replace("\x02", ""),
+                    "snippet": ix.snippet(h).replace("\x01", "").replace("\x02", ""),
                     "score": h.score,
                 }
                 for h in found.hits
@@ -258,7 +258,7 @@ def search(words, edition_id, all_editions, lang, section, limit, as_json, pager
             notes.append("no entry has every word; showing entries with some of them")
         elif found.relaxed:
             notes.append(f"{found.complete} with every word, then entries with some of them")
-        show(render.SearchView(found.hits, notes), pager)
+        show(render.SearchView([(h, ix.snippet(h)) for h in found.hits], notes), pager)
     if not found.hits:
         raise Failure(f"no results for {query!r}", NOT_FOUND)
 

@@ -1,8 +1,8 @@
 """Glossary look-ups: a term by any of its headwords, typo-tolerant, with "See X." followed,
 and keyword abilities and actions led to the rules that define them.
 
-Matching folds case and ё/е; a term that matches no headword exactly is matched with rapidfuzz
-against every headword and keyword name of the edition, best first.
+Names are matched folded (case, ё/е, spacing); a name that matches nothing exactly is matched
+with rapidfuzz against every headword and keyword name of the edition, best first.
 """
 
 from __future__ import annotations
@@ -10,11 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from crlookup.library import Library
-from crlookup.model import GlossaryEntry, Rule
-
-
-def fold(text: str) -> str:
-    return " ".join(text.casefold().replace("ё", "е").split())
+from crlookup.model import GlossaryEntry, Rule, fold
 
 
 class Definition(NamedTuple):
@@ -29,40 +25,37 @@ class Definition(NamedTuple):
 
 
 def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Definition]:
-    """Definitions of `term` in `edition`, best first (exact matches only, if there are any)."""
-    entries = list(lib.glossary(edition))
-    keywords = lib.keyword_rules(edition)
-    names: dict[str, list] = {}
-    for g in entries:
-        for name in {*g.headwords, g.term, g.english} - {""}:
-            names.setdefault(fold(name), []).append(g)
-    by_title = {fold(r.title): r for r in keywords}
-    for title in by_title:
-        names.setdefault(title, [])
+    """Definitions of `term` in `edition`, best first (only the exact one, if there is one)."""
     wanted = fold(term)
-    if wanted in names:
-        found = [(wanted, 100.0)]
+    entries, rule = lib.named(edition, wanted)
+    if entries or rule:
+        matches = [(wanted, 100.0)]
     else:
         from rapidfuzz import fuzz, process
 
-        found = process.extract(wanted, list(names), scorer=fuzz.WRatio, limit=limit * 2, score_cutoff=80)
-        found = [(name, float(score)) for name, score, _ in found]
-    by_term = {fold(g.term): g for g in entries}
+        names = [n for n in lib.names(edition) if len(n) > 2]
+        found = process.extract(wanted, names, scorer=fuzz.ratio, limit=limit * 2, score_cutoff=75)
+        matches = [(name, float(score)) for name, score, _ in found]
     out: list[Definition] = []
     seen: set = set()
-    for name, score in found:
-        rule = by_title.get(name)
-        for entry in names[name] or [None]:
+    for name, score in matches:
+        entries, rule = lib.named(edition, name)
+        for entry in entries or [None]:
+            see = lib.glossary_term(edition, entry.see) if entry and entry.see else None
+            if see is None and entry and entry.see:  # "See Active Player, ..." by headword
+                see_entries, _ = lib.named(edition, fold(entry.see))
+                see = see_entries[0] if see_entries else None
+            if rule is None and entry is not None:  # a keyword's glossary entry leads to its rule
+                rule = next(
+                    (r for h in entry.headwords if (r := lib.named(edition, fold(h))[1])), None
+                )
             key = (entry.term if entry else None, rule.number if rule else None)
             if key in seen:
                 continue
             seen.add(key)
-            see = by_term.get(fold(entry.see)) if entry and entry.see else None
-            if rule is None and (entry or see):
-                # a glossary entry of a keyword leads to its rule too
-                for n in {fold(h) for h in (entry.headwords if entry else ())}:
-                    rule = rule or by_title.get(n)
             subrules = tuple(lib.subtree(edition, rule.number)) if rule else ()
-            out.append(Definition(entry.term if entry else rule.title, entry, see, rule, subrules, score))
-    out.sort(key=lambda d: -d.score)
-    return out[:limit]
+            label = entry.term if entry else rule.title
+            out.append(Definition(label, entry, see, rule, subrules, score))
+            if len(out) >= limit:
+                return out
+    return out

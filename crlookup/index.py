@@ -18,12 +18,16 @@ import re
 import sys
 from typing import NamedTuple
 
+from crlookup.model import fold
+
 LANGS = ("en", "ru", "pl")
 VOCABULARY = "vocabulary.json"  # surface words and counts, for spelling correction
 STOP_WORDS = "stopwords.json"  # the language's stop words, analysed
+EDITION_DOCS = "editions.pickle"  # each edition's documents, for filtering without counting
 _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
 _NUMBER_IN_QUERY = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+_PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
 
 class QueryError(ValueError):
@@ -59,11 +63,6 @@ def _whoosh():
     return whoosh
 
 
-def fold(text: str) -> str:
-    """Case- and ё-insensitive form used wherever words are matched."""
-    return text.casefold().replace("ё", "е")
-
-
 def analyzer(lang: str):
     _whoosh()
     from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter
@@ -90,8 +89,8 @@ def schema(lang: str):
         kind=ID(stored=True),
         number=ID(stored=True),
         editions=KEYWORD(stored=True),
-        title=TEXT(analyzer=a, field_boost=2.0, stored=True),
-        body=TEXT(analyzer=a),
+        title=STORED,
+        body=TEXT(analyzer=a),  # the title, then the text and examples: one field to match
         text=STORED,
     )
 
@@ -138,11 +137,14 @@ def build(directory: str, editions, progress=None) -> int:
         for doc in docs[lang].values():
             doc["editions"] = " ".join(doc["editions"])
             doc["text"] = doc["body"]
+            if doc["title"] and doc["title"] != doc["body"]:
+                doc["body"] = doc["title"] + "\n" + doc["body"]
             writer.add_document(**doc)
             done += 1
             if progress and done % 1000 == 0:
                 progress(done, total, "indexing")
         writer.commit()
+        _save_edition_docs(folder)
         with open(os.path.join(folder, VOCABULARY), "w", encoding="utf-8") as f:
             json.dump(vocab[lang], f, ensure_ascii=False)
         with open(os.path.join(folder, STOP_WORDS), "w", encoding="utf-8") as f:
@@ -150,6 +152,23 @@ def build(directory: str, editions, progress=None) -> int:
     if progress:
         progress(total, total, "indexing")
     return total
+
+
+def _save_edition_docs(folder: str) -> None:
+    """Write each edition's document numbers, so a search in one edition needs no counting."""
+    import pickle
+    from array import array
+
+    whoosh = _whoosh()
+    from whoosh import query as q
+
+    with whoosh.index.open_dir(folder).searcher() as searcher:
+        docs = {
+            e.decode(): array("I", sorted(searcher.docs_for_query(q.Term("editions", e))))
+            for e in searcher.lexicon("editions")
+        }
+    with open(os.path.join(folder, EDITION_DOCS), "wb") as f:
+        pickle.dump(docs, f, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 # --------------------------------------------------------------------------- searching
@@ -163,8 +182,8 @@ class Hit(NamedTuple):
     editions: tuple[str, ...]  # every edition with exactly this text
     title: str
     text: str
-    snippet: str  # with matched words between \x01 and \x02
     score: float
+    found: object  # whoosh's hit, for `Index.snippet`
 
 
 class Results(NamedTuple):
@@ -193,6 +212,8 @@ class Index:
         self.searcher = self.ix.searcher()
         self._vocab: dict[str, int] | None = None
         self._stop: frozenset[str] | None = None
+        self._scopes: dict[tuple, set[int] | None] = {}
+        self._edition_docs: dict | None = None
 
     def close(self) -> None:
         self.searcher.close()
@@ -221,7 +242,7 @@ class Index:
 
         def known(word: str) -> bool:
             terms = [t.text for t in analyze(word)]
-            return all(reader.doc_frequency("body", t) or reader.doc_frequency("title", t) for t in terms)
+            return all(reader.doc_frequency("body", t) for t in terms)
 
         def fix(m: re.Match) -> str:
             word = m.group(0)
@@ -256,36 +277,38 @@ class Index:
 
         `prefix` keeps entries at or below a number ("702", "702.19"); a number written in
         the query does the same. Words the editions never use are corrected. When fewer than
-        `limit` entries have every word, entries with some of them follow (`relaxed`).
+        `limit` entries have every word of a plain query (no operators, no phrase), entries
+        with some of them follow (`relaxed`).
         """
-        from whoosh import qparser
-        from whoosh import query as q
-
         numbers = _NUMBER_IN_QUERY.findall(query)
         text = _NUMBER_IN_QUERY.sub(" ", query).strip()
         if numbers and not prefix:
             prefix = numbers[0]
         text, corrections = self.correct(text) if text else ("", [])
-        filters = []
-        if editions:
-            filters.append(q.Or([q.Term("editions", e) for e in editions]))
-        if prefix:
-            filters.append(q.Or([q.Term("number", prefix), q.Prefix("number", prefix + ".")]))
-        scope = q.And(filters) if filters else None
+        allowed = self._documents(editions, prefix)
 
         def run(parsed):
-            # Require: documents matching both, scored by the words alone; cheaper than a
-            # filter, which whoosh turns into the set of every document in scope
-            wanted = q.Require(parsed, scope) if scope else parsed
-            return self.searcher.search(wanted, limit=limit, terms=True)
+            try:
+                return self.searcher.search(parsed, filter=allowed, limit=limit, terms=True)
+            except (IndexError, ValueError, AssertionError):
+                # whoosh's block-quality skipping trips over some query shapes; the plain
+                # collector gives the same ranking, only slower
+                try:
+                    return self.searcher.search(
+                        parsed, filter=allowed, limit=limit, terms=True, optimize=False
+                    )
+                except Exception as e:
+                    raise QueryError(f"cannot search for {text!r}: {e}") from None
 
         relaxed = False
         if text:
-            found = list(run(self._parse(text, qparser.AndGroup)))
+            # (a comprehension, not list(): list() asks whoosh for len(), which counts every match)
+            found = [h for h in run(self._parse(text, every_word=True))]
             complete = len(found)
-            if len(found) < limit and len(_WORD.findall(text)) > 1:
+            plain = not (_OPERATORS & set(text.split()) or '"' in text)
+            if len(found) < limit and plain and len(_WORD.findall(text)) > 1:
                 # fewer than asked for have every word: follow them with those having some
-                more = run(self._parse(text, qparser.OrGroup.factory(0.9)))
+                more = run(self._parse(text, every_word=False))
                 seen = {h.docnum for h in found}
                 extra = [h for h in more if h.docnum not in seen][: limit - len(found)]
                 relaxed = bool(extra)
@@ -293,23 +316,66 @@ class Index:
         else:
             if not prefix:
                 return Results([], query, corrections, False, 0)
-            found = list(self.searcher.search(scope, limit=limit, sortedby="number"))
+            listing = self.searcher.search(
+                _at_or_below(prefix), filter=allowed, limit=limit, sortedby="number"
+            )
+            found = [h for h in listing]
             complete = len(found)
         hits = [self._hit(h, editions) for h in found]
         return Results(hits, text or query, corrections, relaxed, complete)
 
-    def _parse(self, text: str, group):
-        from whoosh import qparser
+    def _documents(self, editions: tuple[str, ...] | None, prefix: str | None) -> set[int] | None:
+        """The documents in scope, as a filter set for whoosh; None for the whole index.
+
+        Editions' documents were listed when the index was built; numbers are looked up
+        once per open index. (A filter query would make whoosh count every document in
+        scope on every search; joining the scope to the query costs more per query.)
+        """
+        key = (editions, prefix)
+        if key not in self._scopes:
+            docs = None
+            if editions:
+                import pickle
+
+                if self._edition_docs is None:
+                    with open(os.path.join(self.folder, EDITION_DOCS), "rb") as f:
+                        self._edition_docs = pickle.load(f)
+                docs = set().union(*(self._edition_docs.get(e, ()) for e in editions))
+            if prefix:
+                under = set(self.searcher.docs_for_query(_at_or_below(prefix)))
+                docs = under if docs is None else docs & under
+            self._scopes[key] = docs
+        return self._scopes[key]
+
+    def _parse(self, text: str, every_word: bool):
+        """The whoosh query for `text`: all its words (AND) or any of them (OR).
+
+        Plain words become term queries directly; anything with syntax (quotes, operators,
+        parentheses, wildcards) goes through whoosh's query parser. Stop words are dropped
+        from plain terms, never from phrases.
+        """
         from whoosh import query as q
 
-        parser = qparser.MultifieldParser(["title", "body"], self.ix.schema, group=group)
+        stop = self.stop_words
+        if _PLAIN.fullmatch(text) and not (_OPERATORS & set(text.split())):
+            analyze = self.ix.schema["body"].analyzer
+            terms = [t.text for t in analyze(text)]
+            kept = [q.Term("body", t) for t in terms if t not in stop] or [
+                q.Term("body", t) for t in terms
+            ]
+            if not kept:
+                return q.NullQuery
+            return q.And(kept) if every_word else q.Or(kept, scale=0.9)
+        from whoosh import qparser
+
+        group = qparser.AndGroup if every_word else qparser.OrGroup.factory(0.9)
+        parser = qparser.QueryParser("body", self.ix.schema, group=group)
         parser.remove_plugin_class(qparser.FieldsPlugin)  # "word:" is text, not a field name
         parser.remove_plugin_class(qparser.BoostPlugin)
         try:
             parsed = parser.parse(text)
         except Exception as e:  # whoosh raises assorted errors on odd syntax
             raise QueryError(f"cannot read the query {text!r}: {e}") from None
-        stop = self.stop_words
 
         def drop_stop_words(node):
             if isinstance(node, q.Term) and node.text in stop:
@@ -320,21 +386,9 @@ class Index:
         return parsed if cleaned is q.NullQuery else cleaned
 
     def _hit(self, hit, scope: tuple[str, ...] | None) -> Hit:
-        from whoosh import highlight
-
         stored = hit.fields()
         all_editions = tuple(stored["editions"].split())
         in_scope = [e for e in all_editions if not scope or e in scope] or list(all_editions)
-        text = stored.get("text", "")
-        snippet = ""
-        if hit.results.has_matched_terms() and hit.matched_terms():
-            hl = highlight.Highlighter(
-                fragmenter=highlight.ContextFragmenter(maxchars=300, surround=70),
-                formatter=_Markers(),
-            )
-            snippet = hl.highlight_hit(hit, "body", text=text, top=2) or ""
-        if not snippet:
-            snippet = text[:200] + ("…" if len(text) > 200 else "")
         return Hit(
             number=stored.get("number", ""),
             kind=stored.get("kind", ""),
@@ -342,10 +396,37 @@ class Index:
             edition=in_scope[-1],
             editions=all_editions,
             title=stored.get("title", ""),
-            text=text,
-            snippet=snippet,
+            text=stored.get("text", ""),
             score=round(hit.score or 0.0, 3),
+            found=hit,
         )
+
+    def snippet(self, hit: Hit) -> str:
+        """The hit's text around the matched words, which are set between \x01 and \x02."""
+        from whoosh import highlight
+
+        text, found = hit.text, hit.found
+        snippet = ""
+        if found.results.has_matched_terms() and found.matched_terms():
+            hl = highlight.Highlighter(
+                fragmenter=highlight.ContextFragmenter(maxchars=300, surround=70),
+                formatter=_Markers(),
+            )
+            snippet = hl.highlight_hit(found, "body", text=text, top=2) or ""
+        return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+def _at_or_below(number: str):
+    """Entries numbered `number` or below it: 7 -> 7xx; 702 -> 702.x; 702.19 -> 702.19a..."""
+    from whoosh import query as q
+
+    if "." in number:
+        if number[-1].isdigit():  # a rule: itself and its subrules, not 702.190
+            return q.Regex("number", re.escape(number) + "[a-z]*$")
+        return q.Term("number", number)
+    if len(number) == 1:
+        return q.Prefix("number", number)
+    return q.Or([q.Term("number", number), q.Prefix("number", number + ".")])
 
 
 class _Markers:

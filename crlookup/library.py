@@ -13,7 +13,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from crlookup import numbers
-from crlookup.model import Edition, GlossaryEntry, Reference, Rule, Source
+from crlookup.model import Edition, GlossaryEntry, Reference, Rule, Source, fold
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -32,10 +32,16 @@ CREATE TABLE glossary (
     edition TEXT, seq INTEGER, term TEXT, definition TEXT, headwords TEXT, see TEXT,
     obsolete INTEGER, english TEXT, unofficial INTEGER, refs TEXT, translations TEXT,
     file TEXT, line INTEGER, PRIMARY KEY (edition, seq)) WITHOUT ROWID;
+CREATE TABLE names (edition TEXT, name TEXT, kind TEXT, ref TEXT);
+CREATE INDEX names_name ON names (edition, name);
 CREATE TABLE cites (edition TEXT, source TEXT, target TEXT, target_sort TEXT);
 CREATE INDEX cites_target ON cites (edition, target_sort);
 CREATE INDEX cites_source ON cites (edition, source);
 """
+
+
+#: Sections whose rules are named keyword actions and abilities (502: before July 2009).
+KEYWORD_SECTIONS = ("701", "702", "502")
 
 
 def sort_string(number: str) -> str:
@@ -237,6 +243,18 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition) -> None:
             for i, g in enumerate(e.glossary)
         ],
     )
+    # the names `define` finds: every headword of the glossary, and keyword rule titles
+    names = {
+        (fold(name), "glossary", str(i))
+        for i, g in enumerate(e.glossary)
+        for name in {*g.headwords, g.term, g.english} - {""}
+    }
+    names |= {
+        (fold(r.title), "rule", r.number)
+        for r in e.rules
+        if r.kind == "rule" and r.title and r.number.split(".")[0] in KEYWORD_SECTIONS
+    }
+    db.executemany("INSERT INTO names VALUES (?,?,?,?)", [(e.id, *n) for n in sorted(names)])
     cites = {
         (r.number, t) for r in e.rules for ref in r.refs for t in ref.targets if t != r.number
     }
@@ -370,14 +388,31 @@ class Library:
             raise NotFound(f"no glossary in language {lang!r}")
         return row[0]
 
-    def keyword_rules(self, edition: str) -> list[Rule]:
-        """The rules that name keyword actions (701.x) and abilities (702.x), by title."""
+    def names(self, edition: str) -> list[str]:
+        """Every name `define` knows in the edition (folded): glossary headwords, keywords."""
+        rows = self.db.execute("SELECT DISTINCT name FROM names WHERE edition = ?", (edition,))
+        return [r[0] for r in rows]
+
+    def named(self, edition: str, name: str) -> tuple[list[GlossaryEntry], Rule | None]:
+        """The glossary entries and the keyword rule found by a (folded) name."""
         rows = self.db.execute(
-            "SELECT * FROM entries WHERE edition = ? AND kind = 'rule' AND title != '' "
-            "AND (number LIKE '701.%' OR number LIKE '702.%' OR number LIKE '502.%') ORDER BY seq",
-            (edition,),
-        )
-        return [_rule(r) for r in rows]
+            "SELECT kind, ref FROM names WHERE edition = ? AND name = ?", (edition, name)
+        ).fetchall()
+        entries = [self.glossary_entry(edition, int(ref)) for kind, ref in rows if kind == "glossary"]
+        rule = next((self.get(edition, ref) for kind, ref in rows if kind == "rule"), None)
+        return [e for e in entries if e], rule
+
+    def glossary_entry(self, edition: str, seq: int) -> GlossaryEntry | None:
+        row = self.db.execute(
+            "SELECT * FROM glossary WHERE edition = ? AND seq = ?", (edition, seq)
+        ).fetchone()
+        return _glossary_entry(row) if row else None
+
+    def glossary_term(self, edition: str, term: str) -> GlossaryEntry | None:
+        row = self.db.execute(
+            "SELECT * FROM glossary WHERE edition = ? AND term = ?", (edition, term)
+        ).fetchone()
+        return _glossary_entry(row) if row else None
 
     def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
         """(entry number or "glossary:Term", reference) for every reference naming nothing."""

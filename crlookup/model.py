@@ -151,5 +151,10 @@ def _refs_dict(refs: tuple[Reference, ...]) -> dict:
     return {"refs": cited, "unresolved": [r.label for r in refs if not r.resolved]}
 
 
+def fold(text: str) -> str:
+    """The form in which words are matched: case-folded, ё as е, single spaces."""
+    return " ".join(text.casefold().replace("ё", "е").split())
+
+
 def edition_id(lang: str, day: date) -> str:
     return f"{lang}-{day.isoformat()}"

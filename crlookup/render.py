@@ -248,7 +248,7 @@ class RefsView:
 class SearchView:
     """Search hits: number, edition and title, then the snippet with matched words marked."""
 
-    def __init__(self, hits, notes: list[str]):
+    def __init__(self, hits: list[tuple], notes: list[str]):  # (hit, snippet) pairs
         self.hits = hits
         self.notes = notes
 
@@ -256,7 +256,7 @@ class SearchView:
         width = options.max_width
         for note in self.notes:
             yield Text(note, "italic yellow")
-        for i, h in enumerate(self.hits):
+        for i, (h, snippet) in enumerate(self.hits):
             if i or self.notes:
                 yield Text()
             head = styled(
@@ -265,7 +265,9 @@ class SearchView:
                 (f"  {h.edition}", STYLES["muted"]),
             )
             yield head
-            yield from hanging(marked(h.snippet), 2, width)
+            plain = snippet.replace("\x01", "").replace("\x02", "").strip("… ")
+            if plain and plain != h.title:  # a rule that is only its name says it in the head
+                yield from hanging(marked(snippet), 2, width)
 
 
 def marked(snippet: str) -> Text:

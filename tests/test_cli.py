@@ -299,3 +299,126 @@ def test_ingest_broken_seed_formats(private_home, tmp_path, name, content, start
     error = run("ingest", str(path), code=2).error
     assert error.startswith(start) and len(error.splitlines()) == 1, error
     assert "Traceback" not in error
+
+
+# --------------------------------------------------------------------------- search, define, refs
+
+
+def test_search_corrects_and_says_so():
+    out = run("search", "deathtuch", "trampel", "--limit", "3").output
+    assert out.startswith("showing results for deathtouch trample\n")
+    assert "702.2 Deathtouch  en-2026-08-07" in out
+
+
+def test_search_json():
+    data = json.loads(run("search", "lifelink", "--json", "--limit", "5").output)
+    assert data["query"] == "lifelink" and data["corrections"] == []
+    first = data["hits"][0]
+    assert {"edition", "editions", "number", "kind", "title", "snippet", "score"} <= set(first)
+    assert any(h["number"] == "702.15" for h in data["hits"])
+    assert all("\x01" not in h["snippet"] for h in data["hits"])
+
+
+def test_search_russian_detected_from_script():
+    data = json.loads(run("search", "пробивной", "удар", "--json").output)
+    assert all(h["edition"] == "ru-2019-01-25" for h in data["hits"])
+    assert "702.19" in [h["number"] for h in data["hits"]]
+
+
+def test_search_section_and_edition():
+    data = json.loads(run("search", "damage", "--section", "702.19", "--json").output)
+    assert data["hits"] and all(h["number"].startswith("702.19") for h in data["hits"])
+    data = json.loads(run("search", "deathtouch", "--edition", "en-2009-02-01", "--json").output)
+    assert "502.63" in [h["number"] for h in data["hits"]]
+
+
+def test_search_widens_to_older_editions():
+    out = run("search", '"deathtouch is a triggered ability"').output
+    assert out.startswith("nothing in en-2026-08-07; showing older editions\n")
+    assert "502.63a  en-2009-02-01" in out
+
+
+@pytest.mark.parametrize(
+    "args, code, message",
+    [
+        (["search", "xyzzyqqq"], 1, "no results for 'xyzzyqqq'"),
+        (["search", "--section", "abc", "damage"], 2, "not a rule number: 'abc'"),
+        (["search", "trample", "--edition", "en-1990-01-01"], 1, "no edition en-1990-01-01"),
+        (["search", "trample", "--lang", "xx"], 1, "no edition in language 'xx'"),
+        (["search", "trample", "--edition", "ru-2019-01-25", "--lang", "en"], 2, "--lang en does not match"),
+        (["search", "   "], 2, "search: expected words"),
+        (["define", "xyzzyq"], 1, "no glossary term or keyword 'xyzzyq' in en-2026-08-07"),
+        (["refs", "999.9"], 1, "no rule 999.9 in en-2026-08-07; nearest:"),
+        (["refs", "abc"], 2, "not a rule number: 'abc'"),
+    ],
+)
+def test_bad_input_is_one_line(args, code, message):
+    result = run(*args, code=code)
+    assert result.error.startswith(message), result.error
+    assert len(result.error.splitlines()) == 1
+
+
+@pytest.mark.parametrize("query", ['"unclosed', "((", "NOT", "AND OR", "*", "'", "?!", "trample)"])
+def test_search_odd_input_never_a_traceback(query):
+    result = CliRunner().invoke(cli, ["search", query], env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code in (0, 1, 2), result.exception
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+def test_define_exact_output():
+    assert run("define", "lethal", "damage").output == (
+        "en-2026-08-07\n"
+        "Lethal Damage\n"
+        "  An amount of damage greater than or equal to a creature’s toughness. See rules\n"
+        "  120.4a, 120.6, 510.1, and 704.5g.\n"
+    )
+
+
+def test_define_keyword_leads_to_its_rule():
+    out = run("define", "defender").output
+    assert "\n702.3 Defender\n  702.3a Defender is a static ability.\n" in out
+    assert "702.3c Multiple instances of defender" in out
+
+
+def test_define_aliases_see_and_typos():
+    assert "Control, Controller\n" in run("define", "Controller").output
+    out = run("define", "apnap", "order").output
+    assert "APNAP Order\n  See Active Player, Nonactive Player Order.\nActive Player, Nonactive" in out
+    out = run("define", "deathtuch").output
+    assert out.startswith("en-2026-08-07\nno exact match; closest: Deathtouch\nDeathtouch\n")
+
+
+def test_define_json():
+    data = json.loads(run("define", "trample", "--json").output)
+    [match] = data["matches"]
+    assert match["glossary"]["title"] == "Trample"
+    assert match["rule"]["number"] == "702.19"
+    assert [r["number"] for r in match["subrules"]][:2] == ["702.19a", "702.19b"]
+
+
+def test_define_in_russian():
+    data = json.loads(run("define", "пробивной удар", "--json").output)
+    assert data["edition"] == "ru-2019-01-25"
+    assert data["matches"][0]["glossary"]["english"] == "Trample"
+    assert data["matches"][0]["rule"]["number"] == "702.19"
+
+
+def test_refs_both_ways():
+    data = json.loads(run("refs", "702.2", "--json").output)
+    assert data["rule"]["number"] == "702.2"
+    assert "704" in [c["number"] for c in data["cites"]]
+    assert "120.4a" in [c["number"] for c in data["cited_by"]]
+    assert all(c["edition"] == "en-2026-08-07" and c["depth"] == 1 for c in data["cites"])
+    deeper = json.loads(run("refs", "702.2", "--depth", "2", "--json").output)
+    assert {c["depth"] for c in deeper["cites"]} == {1, 2}
+    assert len(deeper["cites"]) > len(data["cites"])
+
+
+def test_refs_output():
+    out = run("refs", "702.19").output
+    assert out.startswith("en-2026-08-07\n702.19 Trample\n\ncites (2)\n  506.4c If a creature")
+    assert "cited by (2)\n  glossary Trample A keyword ability" in out
+
+
+def test_rule_shows_how_many_cite_it():
+    assert "Cited by 1 rule: 120.4a\n" in run("rule", "702.2").output

@@ -1,0 +1,143 @@
+"""The full-text index on the shipped editions: ranking, typos, phrases, operators, filters."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crlookup import index
+
+NEWEST = ("en-2026-08-07",)
+
+
+@pytest.fixture(scope="module")
+def en(library):
+    ix = index.Index(library.index_path, "en")
+    yield ix
+    ix.close()
+
+
+@pytest.fixture(scope="module")
+def ru(library):
+    ix = index.Index(library.index_path, "ru")
+    yield ix
+    ix.close()
+
+
+def numbers(results):
+    return [h.number for h in results.hits]
+
+
+def test_keyword_finds_its_rule(en):
+    r = en.search("deathtouch", editions=NEWEST)
+    assert "702.2" in numbers(r)[:3]
+    assert all(h.edition == "en-2026-08-07" for h in r.hits)
+
+
+def test_every_word_first_then_some(en):
+    r = en.search("deathtouch trample", editions=NEWEST)
+    assert r.complete >= 1 and r.relaxed
+    first = r.hits[0]
+    assert "deathtouch" in first.text.lower() and "trample" in first.text.lower()
+    assert {"702.2", "702.19"} <= set(numbers(r))
+
+
+def test_misspellings_are_corrected(en):
+    r = en.search("deathtuch trampel", editions=NEWEST)
+    assert r.corrections == [("deathtuch", "deathtouch"), ("trampel", "trample")]
+    assert r.query == "deathtouch trample"
+    assert "702.2" in numbers(r)
+
+
+def test_phrase_keeps_stop_words(en):
+    r = en.search('"damage to a player"', editions=NEWEST, limit=20)
+    assert r.hits
+    for h in r.hits:
+        assert "damage to a player" in " ".join(h.text.lower().split()), h.number
+
+
+def test_phrase_is_not_a_bag_of_words(en):
+    phrase = en.search('"combat damage step"', editions=NEWEST, limit=50)
+    words = en.search("combat damage step", editions=NEWEST, limit=50)
+    for h in phrase.hits:
+        assert "combat damage step" in (h.title + " " + h.text).lower()
+    assert set(numbers(phrase)) != set(numbers(words))
+
+
+def test_not_and_or(en):
+    r = en.search("trample NOT planeswalker", editions=NEWEST, limit=30)
+    assert r.hits and all("planeswalker" not in (h.title + h.text).lower() for h in r.hits)
+    either = en.search("hexproof OR shroud", editions=NEWEST, limit=30)
+    texts = [(h.title + h.text).lower() for h in either.hits]
+    assert any("hexproof" in t for t in texts) and any("shroud" in t for t in texts)
+
+
+def test_section_filter_and_number_in_query(en):
+    r = en.search("damage", editions=NEWEST, prefix="702", limit=30)
+    assert r.hits and all(n.startswith("702.") for n in numbers(r))
+    r = en.search("702.19 damage", editions=NEWEST)
+    assert r.hits and all(n == "702.19" or n.startswith("702.19") for n in numbers(r))
+    assert all(n.startswith("702.19") for n in numbers(en.search("702.19", editions=NEWEST)))
+
+
+def test_editions_scope(en):
+    old = en.search('"deathtouch is a triggered ability"', editions=("en-2009-02-01",))
+    assert "502.63a" in numbers(old) and all(h.edition == "en-2009-02-01" for h in old.hits)
+    assert not en.search('"deathtouch is a triggered ability"', editions=NEWEST).hits
+    every = en.search("grandeur", limit=50)
+    assert {e for h in every.hits for e in h.editions} >= {"en-2009-02-01", "en-2009-07-11"}
+
+
+def test_one_document_per_unchanged_text(en):
+    r = en.search('"Deathtouch is a static ability"')
+    [hit] = [h for h in r.hits if h.number == "702.2a"]
+    assert set(hit.editions) >= {"en-2013-11-01", "en-2014-02-01", "en-2019-01-25", "en-2026-08-07"}
+
+
+@pytest.mark.parametrize("word", ["существо", "существа", "существом", "существами"])
+def test_russian_inflections(ru, word):
+    r = ru.search(word, limit=50)
+    assert "302.1" in numbers(r) or any(h.title == "Существо" for h in r.hits)
+
+
+def test_russian_yo_folding(ru):
+    assert numbers(ru.search("зелёное", limit=20)) == numbers(ru.search("зеленое", limit=20))
+
+
+def test_russian_typo(ru):
+    r = ru.search("пробывной удар")
+    assert r.corrections == [("пробывной", "пробивной")]
+    assert "702.19" in numbers(r)
+
+
+def test_snippets_mark_matched_words(en):
+    [hit, *_] = en.search("lifelink", editions=NEWEST).hits
+    snippet = en.snippet(hit)
+    assert "\x01lifelink\x02" in snippet.lower()
+
+
+@pytest.mark.parametrize(
+    "query", ['"unclosed', "((", "AND", "NOT", "***", "a", "the of", ")", "OR OR OR", "x" * 2000,
+              "702.", "title:foo", "^2", "*", "-", '""'],
+)
+def test_odd_queries(en, query):
+    try:
+        r = en.search(query, editions=NEWEST)
+        assert isinstance(r.hits, list)
+    except index.QueryError:
+        pass
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=40))
+def test_any_text_searches_or_says_why(en, text):
+    try:
+        en.search(text, editions=NEWEST)
+    except index.QueryError:
+        pass
+
+
+def test_detect_lang():
+    assert index.detect_lang("существо") == "ru"
+    assert index.detect_lang("trample") == "en"
