@@ -106,6 +106,17 @@ def open_library(as_json: bool = False):
             progress.bar.stop()
 
 
+def _entry(number: str, edition_id: str | None, as_json: bool):
+    """The library, the edition and the entry a NUMBER argument names (NotFound: the nearest)."""
+    wanted = str(numbers.parse(number))
+    lib = open_library(as_json)
+    edition = lib.edition(edition_id).id
+    found = lib.get(edition, wanted)
+    if found is None:
+        raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
+    return lib, edition, found
+
+
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="crlookup")
 def cli():
@@ -163,12 +174,8 @@ def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
     Example: crlookup rule 702.19b
     """
     alone = number.strip().endswith(".") and "." in number.strip()[:-1]
-    wanted = str(numbers.parse(number))
-    lib = open_library(as_json)
-    edition = lib.edition(edition_id).id
-    found = lib.get(edition, wanted)
-    if found is None:
-        raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
+    lib, edition, found = _entry(number, edition_id, as_json)
+    wanted = found.number
     if alone:
         below = []
     elif found.kind in ("chapter", "section"):
@@ -326,12 +333,8 @@ def refs(number, edition_id, depth, as_json, pager):
 
     Example: crlookup refs 702.19 --depth 2
     """
-    wanted = str(numbers.parse(number))
-    lib = open_library(as_json)
-    edition = lib.edition(edition_id).id
-    rule = lib.get(edition, wanted)
-    if rule is None:
-        raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
+    lib, edition, rule = _entry(number, edition_id, as_json)
+    wanted = rule.number
     cites = _walk(lib, edition, wanted, depth, outgoing=True)
     cited_by = _walk(lib, edition, wanted, depth, outgoing=False)
     if as_json:
