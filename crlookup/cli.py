@@ -371,6 +371,92 @@ def _walk(lib, edition: str, start: str, depth: int, outgoing: bool) -> list[tup
 
 
 @cli.command()
+@click.argument("old_id", metavar="OLD")
+@click.argument("new_id", metavar="NEW")
+@click.option("--section", metavar="NUMBER", help="Only changes at or below this number, e.g. 702.")
+@click.option("--summary", is_flag=True, help="Counts per kind of change and per section.")
+@json_option
+@pager_option
+def diff(old_id, new_id, section, summary, as_json, pager):
+    """What changed between two editions: changed, moved, split, merged, removed, added.
+
+    Rules are followed across renumberings; changed text is shown word by word.
+
+    Example: crlookup diff en-2022-11-18 en-2026-08-07 --section 702
+    """
+    from crlookup import align
+
+    under = numbers.parse(section) if section else None
+    lib = open_library(as_json)
+    old, new = lib.edition(old_id), lib.edition(new_id)
+    if old.lang != new.lang:
+        raise Failure(f"{old.id} and {new.id} are in different languages", BAD_INPUT)
+    matches = lib.aligned(old.id, new.id) or align.align_editions(lib, old.id, new.id)
+    if under is not None:
+        matches = [
+            m for m in matches
+            if any(n and under.contains(numbers.parse(n)) for n in (m.old, m.new))
+        ]
+    changes = [m for m in matches if m.kind != "unchanged"]
+    changes.sort(key=lambda m: numbers.sort_key(m.new or m.old))
+    if summary:
+        counts = align.summary(matches)
+        if as_json:
+            emit_json(counts)
+        else:
+            from crlookup import render
+
+            show(render.DiffSummaryView(old.id, new.id, counts), pager)
+        return
+    if as_json:
+        emit_json([
+            {
+                "kind": m.kind,
+                "old": {"edition": old.id, "number": m.old} if m.old else None,
+                "new": {"edition": new.id, "number": m.new} if m.new else None,
+                "similarity": m.similarity,
+                "words_added": m.words_added,
+                "words_removed": m.words_removed,
+                "refs_only": m.refs_only,
+                "typography": m.typography,
+            }
+            for m in changes
+        ])
+        return
+    from crlookup import render
+
+    show(render.DiffView(lib, old.id, new.id, changes, align.summary(matches)), pager)
+
+
+@cli.command()
+@click.argument("number")
+@click.option("--edition", "edition_id", metavar="ID", help="Edition the NUMBER is in (default: newest English).")
+@json_option
+@pager_option
+def history(number, edition_id, as_json, pager):
+    """A rule through every edition of its language, across renumberings.
+
+    Example: crlookup history 702.2
+    """
+    from crlookup import history as timelines
+
+    lib, edition, rule = _entry(number, edition_id, as_json)
+    steps = timelines.timeline(lib, edition, rule.number)
+    if as_json:
+        emit_json([
+            {"edition": s.edition, "number": s.number, "change": s.change,
+             "previous": {"edition": s.previous[0], "number": s.previous[1]} if s.previous else None,
+             "words_added": s.words_added, "words_removed": s.words_removed,
+             "refs_only": s.refs_only, "typography": s.typography}
+            for s in steps
+        ])
+        return
+    from crlookup import render
+
+    show(render.HistoryView(lib, rule, steps), pager)
+
+
+@cli.command()
 @click.argument("edition_id", metavar="EDITION")
 def export(edition_id: str):
     """Write every entry of an edition as JSON Lines: rules, then the glossary.

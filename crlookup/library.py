@@ -32,6 +32,11 @@ CREATE TABLE glossary (
     edition TEXT, seq INTEGER, term TEXT, definition TEXT, headwords TEXT, see TEXT,
     obsolete INTEGER, english TEXT, unofficial INTEGER, refs TEXT, translations TEXT,
     file TEXT, line INTEGER, PRIMARY KEY (edition, seq)) WITHOUT ROWID;
+CREATE TABLE aligned (
+    old_edition TEXT, new_edition TEXT, kind TEXT, old TEXT, new TEXT, similarity REAL,
+    words_added INTEGER, words_removed INTEGER, refs_only INTEGER, typography INTEGER);
+CREATE INDEX aligned_new ON aligned (new_edition, new);
+CREATE INDEX aligned_old ON aligned (old_edition, old);
 CREATE TABLE names (edition TEXT, name TEXT, kind TEXT, ref TEXT);
 CREATE INDEX names_name ON names (edition, name);
 CREATE TABLE cites (edition TEXT, source TEXT, target TEXT, target_sort TEXT);
@@ -214,6 +219,13 @@ def write(db_path: Path, files, stamp: dict, progress=None, cache=None) -> list[
     db.execute("PRAGMA optimize")
     db.close()
     return editions
+
+
+def write_alignments(db_path, rows: list[tuple]) -> None:
+    db = sqlite3.connect(db_path)
+    with db:
+        db.executemany("INSERT INTO aligned VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+    db.close()
 
 
 def _insert(db: sqlite3.Connection, seq: int, e: Edition) -> None:
@@ -413,6 +425,27 @@ class Library:
             "SELECT * FROM glossary WHERE edition = ? AND term = ?", (edition, term)
         ).fetchone()
         return _glossary_entry(row) if row else None
+
+    def keyword_titles(self, edition: str) -> list[Rule]:
+        rows = self.db.execute(
+            "SELECT * FROM entries e JOIN names n ON n.edition = e.edition AND n.ref = e.number "
+            "WHERE e.edition = ? AND n.kind = 'rule'", (edition,),
+        )
+        return [_rule(r) for r in rows]
+
+    def aligned(self, old: str, new: str) -> list | None:
+        """The stored alignment of two editions (consecutive ones), or None if not stored."""
+        from crlookup.align import Match
+
+        rows = self.db.execute(
+            "SELECT kind, old, new, similarity, words_added, words_removed, refs_only, typography "
+            "FROM aligned WHERE old_edition = ? AND new_edition = ?", (old, new),
+        ).fetchall()
+        return [Match(*r[:6], bool(r[6]), bool(r[7])) for r in rows] or None
+
+    def alignment_pairs(self) -> list[tuple[str, str]]:
+        rows = self.db.execute("SELECT DISTINCT old_edition, new_edition FROM aligned")
+        return [tuple(r) for r in rows]
 
     def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
         """(entry number or "glossary:Term", reference) for every reference naming nothing."""

@@ -315,3 +315,118 @@ def console(stderr: bool = False) -> Console:
 
 def group(*items) -> Group:
     return Group(*items)
+
+
+def word_diff_text(old: str, new: str) -> Text:
+    """Changed text word by word: deletions struck through in red, insertions green."""
+    from crlookup.align import word_diff
+
+    out = Text()
+    for op, words in word_diff(old, new):
+        if out:
+            out.append(" ")
+        if op == "-":
+            out.append("[-" + words + "-]", "red strike")
+        elif op == "+":
+            out.append("{+" + words + "+}", "green")
+        else:
+            out.append(words)
+    return out
+
+
+class DiffView:
+    """Changes between two editions, by section; moves as moves; text changes word by word."""
+
+    def __init__(self, lib, old: str, new: str, changes, counts: dict):
+        self.lib, self.old, self.new, self.changes, self.counts = lib, old, new, changes, counts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        total = self.counts["total"]
+        parts = [f"{n} {k}" for k, n in total.items() if n]
+        yield Text(f"{self.old} → {self.new}: " + ", ".join(parts), "bold")
+        quiet = [m for m in self.changes if m.kind == "changed" and m.typography]
+        if quiet:
+            yield Text(
+                f"({len(quiet)} changed only in quotes, dashes or spacing: not listed)",
+                STYLES["muted"],
+            )
+        section = None
+        for m in self.changes:
+            if m.kind == "changed" and m.typography:
+                continue
+            sec = (m.new or m.old).split(".")[0]
+            if sec != section:
+                section = sec
+                yield Text()
+                title = self.lib.preview(self.new if m.new else self.old, sec)
+                yield styled((f"{sec} ", STYLES["number"]), (title, STYLES["title"]))
+            yield from self._change(m, width)
+
+    def _change(self, m, width: int) -> list[Text]:
+        label = {"moved": f"{m.old} → {m.new}", "removed": m.old, "added": m.new,
+                 "split": f"{m.old} → {m.new}", "merged": f"{m.old} → {m.new}"}.get(m.kind, m.new)
+        head = styled((f"  {m.kind} ", "bold"), (label, STYLES["ref"]))
+        if m.refs_only:
+            head.append("  only cross-reference numbers changed", STYLES["muted"])
+        elif m.words_added or m.words_removed:
+            head.append(f"  +{m.words_added} −{m.words_removed} words", STYLES["muted"])
+        lines = [head]
+        if m.kind in ("changed", "moved") and not m.refs_only and (m.words_added or m.words_removed):
+            a, b = self.lib.get(self.old, m.old), self.lib.get(self.new, m.new)
+            lines += hanging(word_diff_text(_all(a), _all(b)), 4, width)
+        elif m.kind in ("added", "removed"):
+            r = self.lib.get(self.new if m.kind == "added" else self.old, m.new or m.old)
+            lines += hanging(Text(_all(r)), 4, width)
+        return lines
+
+
+def _all(rule) -> str:
+    return " ".join([rule.text, *rule.examples])
+
+
+class DiffSummaryView:
+    def __init__(self, old: str, new: str, counts: dict):
+        self.old, self.new, self.counts = old, new, counts
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.table import Table
+
+        from crlookup.align import KINDS
+
+        table = Table(box=None, header_style="bold", pad_edge=False, collapse_padding=True,
+                      title=f"{self.old} → {self.new}", title_justify="left")
+        table.add_column("section")
+        for k in KINDS:
+            table.add_column(k, justify="right")
+        for sec, c in self.counts["sections"].items():
+            table.add_row(sec, *(str(c[k]) for k in KINDS))
+        table.add_row("total", *(str(self.counts["total"][k]) for k in KINDS), style="bold")
+        yield table
+        yield Text(f"{self.counts['typography_only']} of the changed and moved differ only in "
+                   "quotes, dashes or spacing", STYLES["muted"])
+
+
+class HistoryView:
+    """A rule's timeline: its number in each edition and what changed, oldest first."""
+
+    def __init__(self, lib, rule: Rule, steps):
+        self.lib, self.rule, self.steps = lib, rule, steps
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for i, s in enumerate(self.steps):
+            what = {"added": "first appears" if i == 0 else "added", "removed": "gone"}.get(
+                s.change, s.change)
+            if s.typography:
+                what += " (quotes and spacing only)"
+            elif s.refs_only:
+                what += " (cross-reference numbers only)"
+            line = styled((f"{s.edition}  ", STYLES["muted"]), (s.number or "—", STYLES["number"]),
+                          (f"  {what}", ""))
+            yield line
+            if s.change in ("changed", "moved") and s.previous and (s.words_added or s.words_removed):
+                a = self.lib.get(s.previous[0], s.previous[1])
+                b = self.lib.get(s.edition, s.number)
+                if a and b and not s.typography and not s.refs_only:
+                    yield from hanging(word_diff_text(_all(a), _all(b)), 4, width)

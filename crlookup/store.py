@@ -269,7 +269,18 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
             editions = library.write(
                 tmp / DB, files, stamp, _stage(progress, 0, 30), (str(root_path / "parsed"), keys)
             )
-            index.build(str(tmp / INDEX), editions, _stage(progress, 30, 70))
+            # the alignments `history` follows are computed beside the index build
+            from concurrent.futures import ProcessPoolExecutor
+
+            from crlookup import align
+
+            with ProcessPoolExecutor(max_workers=1) as pool:
+                aligning = pool.submit(align.build_chain, str(tmp / DB))
+                index.build(str(tmp / INDEX), editions, _stage(progress, 30, 65))
+                rows = aligning.result()
+            library.write_alignments(tmp / DB, rows)
+            if progress:
+                progress(100, 100, "done")
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             os.rename(tmp, final)
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"

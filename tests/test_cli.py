@@ -422,3 +422,58 @@ def test_refs_output():
 
 def test_rule_shows_how_many_cite_it():
     assert "Cited by 1 rule: 120.4a\n" in run("rule", "702.2").output
+
+
+# --------------------------------------------------------------------------- diff, history
+
+
+def test_diff_json_schema_and_summary_totals():
+    data = json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--json").output)
+    for item in data:
+        assert set(item) >= {"kind", "old", "new", "similarity", "words_added", "words_removed"}
+        assert item["kind"] != "unchanged"
+        assert (item["old"] is None) == (item["kind"] == "added")
+        assert (item["new"] is None) == (item["kind"] == "removed")
+    summary = json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--summary", "--json").output)
+    listed = {}
+    for item in data:
+        listed[item["kind"]] = listed.get(item["kind"], 0) + 1
+    assert {k: v for k, v in summary["total"].items() if k != "unchanged" and v} == listed
+    per_section = {k: sum(s[k] for s in summary["sections"].values()) for k in summary["total"]}
+    assert per_section == summary["total"]
+
+
+def test_diff_shows_moves_as_moves():
+    out = run("diff", "en-2019-01-25", "en-2022-11-18", "--section", "111").output
+    assert "  moved 111.1 → 112.1" in out
+    data = json.loads(run("diff", "en-2013-11-01", "en-2024-07-30", "--section", "702.2", "--json").output)
+    moves = {(d["old"]["number"], d["new"]["number"]) for d in data if d["kind"] == "moved"}
+    assert {("702.2b", "702.2c"), ("702.2c", "702.2b")} <= moves
+
+
+def test_diff_word_level():
+    out = run("diff", "en-2022-11-18", "en-2026-08-07", "--section", "702.2").output
+    assert "changed 702.2c" in out and "[-" in out and "{+" in out
+
+
+def test_diff_errors():
+    assert run("diff", "en-2019-01-25", "ru-2019-01-25", code=2).error.startswith(
+        "en-2019-01-25 and ru-2019-01-25 are in different languages"
+    )
+    assert run("diff", "en-2019-01-25", "xx", code=1).error.startswith("no edition xx")
+
+
+def test_history_json():
+    data = json.loads(run("history", "702.2", "--json").output)
+    assert data[0] == {
+        "edition": "en-2009-02-01", "number": "502.63", "change": "added", "previous": None,
+        "words_added": 0, "words_removed": 0, "refs_only": False, "typography": False,
+    }
+    assert all({"edition", "number", "change"} <= set(d) for d in data)
+    assert data[1]["number"] == "702.2" and data[1]["change"] == "moved"
+
+
+def test_history_output():
+    out = run("history", "502.9", "--edition", "en-2009-02-01").output
+    assert out.startswith("en-2009-02-01  502.9  first appears\nen-2009-07-11  702.17  moved\n")
+    assert "en-2013-11-01  702.19  moved" in out

@@ -1,0 +1,322 @@
+"""Which entry of edition A is which entry of edition B: alignment across updates and renumberings.
+
+Each rule and subrule of the older edition is matched to its counterpart in the newer one, or
+to nothing. Evidence, strongest first:
+
+1. a keyword rule's name ("Deathtouch" at 502.63 in February 2009 is 702.2 from July 2009);
+2. the same number with similar text;
+3. similar text anywhere else (rapidfuzz), helped by structure: a subrule is matched first among
+   the subrules of its rule's counterpart, so "Multiple instances of flying are redundant." is
+   never taken for the deathtouch one, and 702.2b/702.2c that swapped places are still paired.
+
+Texts are compared with their cross-reference numbers blanked out, so a rule whose only change
+is a renumbered reference is "changed" with `refs_only` set, not a content change. After the
+one-to-one matching, an unmatched entry whose text lives on inside a matched one is recorded as
+split from it (old side) or merged into it (new side).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import NamedTuple
+
+from crlookup.model import Rule, fold
+
+KINDS = ("unchanged", "changed", "moved", "split", "merged", "removed", "added")
+_REF_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]*)?(?![\w])")
+_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+SAME_NUMBER = 60.0  # similarity for "the same rule, reworded" at the same number
+ELSEWHERE = 75.0  # similarity for "the same rule, moved"
+LIVES_ON = 90.0  # how much of a text must survive inside another for split/merged
+
+
+class Match(NamedTuple):
+    kind: str
+    old: str | None  # number in the older edition
+    new: str | None  # number in the newer edition
+    similarity: float  # 0-100, texts compared without reference numbers
+    words_added: int
+    words_removed: int
+    refs_only: bool  # the text differs only in the numbers of its cross-references
+    typography: bool = False  # the text differs only in quotes, dashes, case or spacing
+
+
+def comparable(rule: Rule) -> str:
+    """The text as compared: folded, typographic marks plain, reference numbers blanked."""
+    text = " ".join([rule.title, rule.text, *rule.examples]) if rule.title != rule.text else rule.text
+    return _REF_NUMBER.sub("#", fold(text.translate(_QUOTES)))
+
+
+def _plain(rule: Rule) -> str:
+    """Text and examples with typography folded (quotes, dashes, case, spacing)."""
+    return fold(_full(rule).translate(_QUOTES))
+
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """(op, text) runs: "=" kept, "-" removed, "+" inserted, word by word."""
+    a, b = old.split(), new.split()
+    # words are compared with typography folded ("owner's" is "owner’s"); shown as written
+    plain_a = [w.translate(_QUOTES) for w in a]
+    plain_b = [w.translate(_QUOTES) for w in b]
+    out: list[tuple[str, str]] = []
+    matcher = difflib.SequenceMatcher(None, plain_a, plain_b, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out.append(("=", " ".join(b[j1:j2])))
+        else:
+            if i2 > i1:
+                out.append(("-", " ".join(a[i1:i2])))
+            if j2 > j1:
+                out.append(("+", " ".join(b[j1:j2])))
+    return out
+
+
+def _counts(old: Rule | None, new: Rule | None) -> tuple[int, int]:
+    if old is None or new is None:
+        return (len((new or old).text.split()), 0) if new else (0, len(old.text.split()))
+    ops = word_diff(_full(old), _full(new))
+    added = sum(len(t.split()) for op, t in ops if op == "+")
+    removed = sum(len(t.split()) for op, t in ops if op == "-")
+    return added, removed
+
+
+def _full(rule: Rule) -> str:
+    return "\n".join([rule.text, *rule.examples])
+
+
+def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) -> list[Match]:
+    """Match the rules and subrules of `old` to those of `new` (both in document order)."""
+    from rapidfuzz import fuzz
+
+    olds = [r for r in old if r.kind in ("rule", "subrule")]
+    news = [r for r in new if r.kind in ("rule", "subrule")]
+    old_by = {r.number: r for r in olds}
+    new_by = {r.number: r for r in news}
+    text_a = {r.number: comparable(r) for r in olds}
+    text_b = {r.number: comparable(r) for r in news}
+    keywords = keywords if keywords is not None else _keyword_names(olds) | _keyword_names(news)
+    pairs: dict[str, str] = {}  # old number -> new number
+    taken: set[str] = set()
+
+    def pair(a: str, b: str) -> None:
+        pairs[a] = b
+        taken.add(b)
+
+    def sim(a: str, b: str) -> float:
+        return fuzz.ratio(text_a[a], text_b[b])
+
+    # 1. keyword rules by name, then 2. rules at the same number
+    titled = {fold(r.title): r.number for r in news if r.kind == "rule" and r.title}
+    for r in olds:
+        if r.kind == "rule" and r.title and fold(r.title) in keywords:
+            b = titled.get(fold(r.title))
+            if b and b not in taken:
+                pair(r.number, b)
+    for r in olds:
+        if r.number in pairs or r.kind != "rule":
+            continue
+        b = new_by.get(r.number)
+        if b and b.kind == "rule" and r.number not in taken and sim(r.number, r.number) >= SAME_NUMBER:
+            pair(r.number, r.number)
+    # 3. the remaining rules by text, best pairs first
+    _best_pairs(
+        [r.number for r in olds if r.kind == "rule" and r.number not in pairs],
+        [r.number for r in news if r.kind == "rule" and r.number not in taken],
+        text_a, text_b, ELSEWHERE, pair,
+    )
+    # subrules: first within the counterpart of their rule, then anywhere (not across keywords)
+    children_a = _children(olds)
+    children_b = _children(news)
+    for a_rule, b_rule in list(pairs.items()):
+        subs_a = [n for n in children_a.get(a_rule, []) if n not in pairs]
+        subs_b = [n for n in children_b.get(b_rule, []) if n not in taken]
+        same = [n for n in subs_a if n in subs_b and sim(n, n) >= SAME_NUMBER]
+        for n in same:
+            pair(n, n)
+        _best_pairs(
+            [n for n in subs_a if n not in pairs], [n for n in subs_b if n not in taken],
+            text_a, text_b, SAME_NUMBER, pair,
+        )
+    rest_a = [r.number for r in olds if r.kind == "subrule" and r.number not in pairs]
+    rest_b = [r.number for r in news if r.kind == "subrule" and r.number not in taken]
+    for n in [n for n in rest_a if n in new_by and n in rest_b and sim(n, n) >= SAME_NUMBER]:
+        if n not in taken and _same_keywords(text_a[n], text_b[n], keywords):
+            pair(n, n)
+    _best_pairs(
+        [n for n in rest_a if n not in pairs], [n for n in rest_b if n not in taken],
+        text_a, text_b, ELSEWHERE, pair,
+        allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
+    )
+
+    # split / merged: an unmatched entry whose text lives on inside a matched one nearby
+    # (under the counterpart of its rule, or beside its siblings' counterparts)
+    counterpart_of = {b: a for a, b in pairs.items()}
+    lives_in = _lives_on(
+        [n for n in old_by if n not in pairs], text_a, text_b, pairs, children_a, children_b
+    )
+    unmatched_b = [n for n in new_by if n not in taken]
+    into = _lives_on(unmatched_b, text_b, text_a, counterpart_of, children_b, children_a)
+    matches: list[Match] = []
+    for r in olds:
+        a = r.number
+        if a in pairs:
+            b = pairs[a]
+            s = sim(a, b)
+            same_text = _full(r) == _full(new_by[b]) and r.title == new_by[b].title
+            kind = "unchanged" if a == b and same_text else "changed" if a == b else "moved"
+            typography = not same_text and _plain(r) == _plain(new_by[b])
+            refs_only = not same_text and not typography and text_a[a] == text_b[b]
+            added, removed = (0, 0) if same_text or typography else _counts(r, new_by[b])
+            matches.append(Match(kind, a, b, round(s, 1), added, removed, refs_only, typography))
+        elif a in lives_in:
+            b = lives_in[a]
+            matches.append(Match("merged", a, b, 100.0, *_counts(r, new_by[b]), False))
+        else:
+            matches.append(Match("removed", a, None, 0.0, 0, len(r.text.split()), False))
+    for b in unmatched_b:
+        if b in into:
+            a = into[b]
+            matches.append(Match("split", a, b, 100.0, len(new_by[b].text.split()), 0, False))
+        else:
+            matches.append(Match("added", None, b, 0.0, len(new_by[b].text.split()), 0, False))
+    return matches
+
+
+def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None:
+    """Pair texts greedily, most similar first, above `cutoff` (one-to-one)."""
+    if not left or not right:
+        return
+    from rapidfuzz import fuzz, process
+
+    choices = [text_b[n] for n in right]
+    candidates = [
+        (score, i, j)
+        for i, n in enumerate(left)
+        for _, score, j in process.extract(
+            text_a[n], choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5
+        )
+    ]
+    used_l: set[int] = set()
+    used_r: set[int] = set()
+    for score, i, j in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
+        if i in used_l or j in used_r:
+            continue
+        if allowed and not allowed(left[i], right[j]):
+            continue
+        used_l.add(i)
+        used_r.add(j)
+        pair(left[i], right[j])
+
+
+def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_children) -> dict:
+    """For each entry, the nearby counterpart entry that contains its text, if any: "nearby" is
+    the counterpart of its rule or of its siblings, and their subrules."""
+    from rapidfuzz import fuzz
+
+    found = {}
+    for n in numbers:
+        if len(texts[n]) <= 20:
+            continue
+        parent = _rule_of(n)
+        near = set()
+        for m in (parent, *own_children.get(parent, ())):
+            b = counterparts.get(m)
+            if b:
+                near.add(b)
+                near.update(other_children.get(_rule_of(b), ()))
+        best = max(
+            ((fuzz.partial_ratio(texts[n], other_texts[b]), b) for b in near
+             if b in other_texts and len(other_texts[b]) > len(texts[n])),
+            default=(0.0, None),
+        )
+        if best[0] >= LIVES_ON:
+            found[n] = best[1]
+    return found
+
+
+def _rule_of(number: str) -> str:
+    return number.rstrip("abcdefghijkmnpqrstuvwxyz")
+
+
+def _children(rules: list[Rule]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for r in rules:
+        if r.kind == "subrule":
+            out.setdefault(_rule_of(r.number), []).append(r.number)
+    return out
+
+
+def _keyword_names(rules: list[Rule]) -> set[str]:
+    return {
+        fold(r.title) for r in rules
+        if r.kind == "rule" and r.title and r.number.split(".")[0] in ("701", "702", "502")
+    }
+
+
+def _same_keywords(a: str, b: str, keywords: set[str]) -> bool:
+    """Texts that differ in a keyword's name ("instances of flying" / "of deathtouch") are not
+    the same rule, however alike the rest."""
+    words_a, words_b = set(a.split()), set(b.split())
+    differ = words_a ^ words_b
+    return not any(k in differ for k in keywords if " " not in k)
+
+
+# --------------------------------------------------------------------------- editions
+
+
+def chain(editions) -> list[tuple[str, str]]:
+    """The pairs of editions the library aligns when it is built, for `history`.
+
+    Per language, each complete edition with the next complete one; a partial edition with the
+    complete edition before it (or after it, if it is the oldest).
+    """
+    pairs = []
+    for lang in sorted({e.lang for e in editions}):
+        ordered = sorted((e for e in editions if e.lang == lang), key=lambda e: e.date)
+        complete = [e for e in ordered if not e.partial]
+        pairs += [(a.id, b.id) for a, b in zip(complete, complete[1:])]
+        for e in ordered:
+            if e.partial and complete:
+                before = [c for c in complete if c.date <= e.date]
+                base = before[-1] if before else complete[0]
+                pairs.append((base.id, e.id) if before else (e.id, base.id))
+    return pairs
+
+
+def align_editions(lib, old: str, new: str) -> list[Match]:
+    """Align two editions of the library (any two of the same language)."""
+    keywords = {fold(r.title) for r in lib.keyword_titles(old) + lib.keyword_titles(new)}
+    return align(list(lib.entries(old)), list(lib.entries(new)), keywords)
+
+
+def build_chain(db_path: str) -> list[tuple]:
+    """Every alignment of `chain` for the library being built at `db_path`, as table rows.
+
+    Runs in a worker process beside the index build.
+    """
+    import sqlite3
+
+    from crlookup.library import Library
+
+    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    db.row_factory = sqlite3.Row
+    lib = Library("", db)
+    rows = []
+    for old, new in chain(lib.editions()):
+        for m in align_editions(lib, old, new):
+            rows.append((old, new, *m))
+    db.close()
+    return rows
+
+
+def summary(matches: list[Match]) -> dict:
+    """Counts per kind of change, overall and per section (of the newer number, else older)."""
+    total = {k: 0 for k in KINDS}
+    sections: dict[str, dict[str, int]] = {}
+    for m in matches:
+        total[m.kind] += 1
+        section = (m.new or m.old).split(".")[0]
+        sections.setdefault(section, {k: 0 for k in KINDS})[m.kind] += 1
+    typography = sum(1 for m in matches if m.typography)
+    return {"total": total, "typography_only": typography, "sections": dict(sorted(sections.items()))}

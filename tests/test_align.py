@@ -1,0 +1,89 @@
+"""Alignment, diff and history on the shipped editions."""
+
+from __future__ import annotations
+
+
+import pytest
+
+from crlookup import align, history
+from crlookup.model import Reference, Rule, Source
+
+
+def pairs(library, old, new):
+    return {m.old: m for m in align.align_editions(library, old, new) if m.old}
+
+
+@pytest.fixture(scope="module")
+def rewrite(library):
+    return pairs(library, "en-2009-02-01", "en-2009-07-11")
+
+
+@pytest.mark.parametrize("old, new", [("502.41b", "702.3b"), ("502.63", "702.2"), ("502.9", "702.17")])
+def test_the_july_2009_rewrite(rewrite, old, new):
+    assert rewrite[old].new == new and rewrite[old].kind == "moved"
+
+
+def test_deathtouch_changed_but_same_rule(rewrite):
+    # 502.63a "Deathtouch is a triggered ability" became 702.2b/c: the rule itself is followed
+    assert rewrite["502.63"].new == "702.2"
+
+
+def test_2013_to_2024(library):
+    m = pairs(library, "en-2013-11-01", "en-2024-07-30")
+    assert (m["111.1"].new, m["111.1"].kind) == ("112.1", "moved")
+    assert (m["120.4"].new, m["120.4"].kind) == ("121.4", "moved")
+    assert m["702.2b"].new == "702.2c" and m["702.2c"].new == "702.2b"
+
+
+def test_identity(library):
+    ms = align.align_editions(library, "en-2026-08-07", "en-2026-08-07")
+    assert {m.kind for m in ms} == {"unchanged"}
+    assert all(m.old == m.new for m in ms)
+
+
+def test_boilerplate_is_not_matched_across_keywords():
+    def sub(n, text):
+        return Rule(n, "subrule", text, Source("x", 1))
+
+    def rule(n, title):
+        return Rule(n, "rule", title, Source("x", 1), title=title)
+
+    old = [rule("702.2", "Deathtouch"), sub("702.2f", "Multiple instances of deathtouch on the same object are redundant.")]
+    new = [rule("702.9", "Flying"), sub("702.9c", "Multiple instances of flying on the same object are redundant.")]
+    kinds = {m.kind for m in align.align(old, new)}
+    assert kinds == {"removed", "added"}
+
+
+def test_renumbered_reference_is_not_a_content_change():
+    a = Rule("100.1", "rule", "See rule 510.1c.", Source("x", 1), refs=(Reference("510.1c", "510.1c"),))
+    b = Rule("100.1", "rule", "See rule 511.1c.", Source("y", 1), refs=(Reference("511.1c", "511.1c"),))
+    [m] = align.align([a], [b])
+    assert m.kind == "changed" and m.refs_only and m.similarity == 100.0
+
+
+def test_typography_only():
+    a = Rule("100.1", "rule", "A player's \"turn\" - see", Source("x", 1))
+    b = Rule("100.1", "rule", "A player’s “turn” – see", Source("y", 1))
+    [m] = align.align([a], [b])
+    assert m.kind == "changed" and m.typography and not m.refs_only
+    assert (m.words_added, m.words_removed) == (0, 0)
+
+
+def test_word_diff():
+    assert align.word_diff("deal 2 damage to it", "deal 3 damage to it") == [
+        ("=", "deal"), ("-", "2"), ("+", "3"), ("=", "damage to it"),
+    ]
+
+
+def test_history_across_2009(library):
+    steps = history.timeline(library, "en-2026-08-07", "702.2")
+    assert [(s.edition, s.number) for s in steps][:2] == [("en-2009-02-01", "502.63"), ("en-2009-07-11", "702.2")]
+    assert steps[1].change == "moved"
+    assert steps[-1].edition == "en-2026-08-07"
+    assert [s.edition for s in steps] == sorted((s.edition for s in steps), key=lambda e: e[3:])
+
+
+def test_history_of_a_moved_rule(library):
+    steps = {s.edition: s for s in history.timeline(library, "en-2026-08-07", "112.1")}
+    assert steps["en-2019-01-25"].number == "111.1"
+    assert steps["en-2022-11-18"].number == "112.1" and steps["en-2022-11-18"].change == "moved"
