@@ -50,7 +50,7 @@ def comparable(rule: Rule) -> str:
 
 def _plain(rule: Rule) -> str:
     """Text and examples with typography folded (quotes, dashes, case, spacing)."""
-    return fold(_full(rule).translate(_QUOTES))
+    return fold(full_text(rule).translate(_QUOTES))
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
@@ -75,13 +75,14 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
 def _counts(old: Rule | None, new: Rule | None) -> tuple[int, int]:
     if old is None or new is None:
         return (len((new or old).text.split()), 0) if new else (0, len(old.text.split()))
-    ops = word_diff(_full(old), _full(new))
+    ops = word_diff(full_text(old), full_text(new))
     added = sum(len(t.split()) for op, t in ops if op == "+")
     removed = sum(len(t.split()) for op, t in ops if op == "-")
     return added, removed
 
 
-def _full(rule: Rule) -> str:
+def full_text(rule: Rule) -> str:
+    """A rule's text and its examples, as compared and diffed."""
     return "\n".join([rule.text, *rule.examples])
 
 
@@ -163,7 +164,7 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         if a in pairs:
             b = pairs[a]
             s = sim(a, b)
-            same_text = _full(r) == _full(new_by[b]) and r.title == new_by[b].title
+            same_text = full_text(r) == full_text(new_by[b]) and r.title == new_by[b].title
             kind = "unchanged" if a == b and same_text else "changed" if a == b else "moved"
             typography = not same_text and _plain(r) == _plain(new_by[b])
             refs_only = not same_text and not typography and text_a[a] == text_b[b]

@@ -443,11 +443,19 @@ def history(number, edition_id, as_json, pager):
     lib, edition, rule = _entry(number, edition_id, as_json)
     steps = timelines.timeline(lib, edition, rule.number)
     if as_json:
+        from crlookup import align
+
+        def words(s):  # the word diff of a step whose wording changed
+            if not (s.previous and (s.words_added or s.words_removed)):
+                return None
+            a, b = lib.get(*s.previous), lib.get(s.edition, s.number)
+            return [list(op) for op in align.word_diff(align.full_text(a), align.full_text(b))]
+
         emit_json([
             {"edition": s.edition, "number": s.number, "change": s.change,
              "previous": {"edition": s.previous[0], "number": s.previous[1]} if s.previous else None,
              "words_added": s.words_added, "words_removed": s.words_removed,
-             "refs_only": s.refs_only, "typography": s.typography}
+             "refs_only": s.refs_only, "typography": s.typography, "diff": words(s)}
             for s in steps
         ])
         return

@@ -317,6 +317,12 @@ def group(*items) -> Group:
     return Group(*items)
 
 
+def full_text(rule) -> str:
+    from crlookup.align import full_text as text
+
+    return text(rule)
+
+
 def word_diff_text(old: str, new: str) -> Text:
     """Changed text word by word: deletions struck through in red, insertions green."""
     from crlookup.align import word_diff
@@ -374,15 +380,11 @@ class DiffView:
         lines = [head]
         if m.kind in ("changed", "moved") and not m.refs_only and (m.words_added or m.words_removed):
             a, b = self.lib.get(self.old, m.old), self.lib.get(self.new, m.new)
-            lines += hanging(word_diff_text(_all(a), _all(b)), 4, width)
+            lines += hanging(word_diff_text(full_text(a), full_text(b)), 4, width)
         elif m.kind in ("added", "removed"):
             r = self.lib.get(self.new if m.kind == "added" else self.old, m.new or m.old)
-            lines += hanging(Text(_all(r)), 4, width)
+            lines += hanging(Text(full_text(r)), 4, width)
         return lines
-
-
-def _all(rule) -> str:
-    return " ".join([rule.text, *rule.examples])
 
 
 class DiffSummaryView:
@@ -429,4 +431,4 @@ class HistoryView:
                 a = self.lib.get(s.previous[0], s.previous[1])
                 b = self.lib.get(s.edition, s.number)
                 if a and b and not s.typography and not s.refs_only:
-                    yield from hanging(word_diff_text(_all(a), _all(b)), 4, width)
+                    yield from hanging(word_diff_text(full_text(a), full_text(b)), 4, width)

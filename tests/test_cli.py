@@ -468,9 +468,13 @@ def test_history_json():
     assert data[0] == {
         "edition": "en-2009-02-01", "number": "502.63", "change": "added", "previous": None,
         "words_added": 0, "words_removed": 0, "refs_only": False, "typography": False,
+        "diff": None,
     }
     assert all({"edition", "number", "change"} <= set(d) for d in data)
     assert data[1]["number"] == "702.2" and data[1]["change"] == "moved"
+    changed = json.loads(run("history", "112.1", "--json").output)
+    step = next(d for d in changed if d["edition"] == "en-2013-11-01")
+    assert ["-", "607,"] in step["diff"] and ["+", "608,"] in step["diff"]
 
 
 def test_history_output():
