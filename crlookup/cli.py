@@ -106,11 +106,11 @@ def open_library(as_json: bool = False):
             progress.bar.stop()
 
 
-def _entry(number: str, edition_id: str | None, as_json: bool):
+def _entry(number: str, edition_id: str | None, as_json: bool, lang: str | None = None):
     """The library, the edition and the entry a NUMBER argument names (NotFound: the nearest)."""
     wanted = str(numbers.parse(number))
     lib = open_library(as_json)
-    edition = lib.edition(edition_id).id
+    edition = lib.edition(edition_id, lang=lang).id
     found = lib.get(edition, wanted)
     if found is None:
         raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
@@ -163,9 +163,12 @@ def editions(unresolved_in: str | None, as_json: bool):
 @cli.command()
 @click.argument("number")
 @click.option("--edition", "edition_id", metavar="ID", help="Edition id, e.g. en-2019-01-25 (default: newest English).")
+@click.option("--lang", metavar="L", help="Language of the edition (default: en): en, ru or pl.")
+@click.option("--parallel", metavar="L1,L2", help="Show the rule in two languages side by side, e.g. en,ru.")
 @json_option
 @pager_option
-def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
+def rule(number: str, edition_id: str | None, lang: str | None, parallel: str | None,
+         as_json: bool, pager: bool):
     """Show a rule with its subrules, examples and citations.
 
     NUMBER is a section (702), a rule (702.19) or a subrule (702.19b); a trailing period
@@ -174,7 +177,9 @@ def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
     Example: crlookup rule 702.19b
     """
     alone = number.strip().endswith(".") and "." in number.strip()[:-1]
-    lib, edition, found = _entry(number, edition_id, as_json)
+    if parallel:
+        return _parallel(number, edition_id, parallel, alone, as_json, pager)
+    lib, edition, found = _entry(number, edition_id, as_json, lang)
     wanted = found.number
     if alone:
         below = []
@@ -193,6 +198,37 @@ def rule(number: str, edition_id: str | None, as_json: bool, pager: bool):
 
     terms = render.GlossaryTerms(lib.headwords(edition))
     show(render.RuleView(edition, found, below, cited_by=cited_by, terms=terms), pager)
+
+
+def _parallel(number, edition_id, parallel, alone, as_json, pager):
+    """`rule --parallel en,ru`: the rule and its subrules beside their counterparts."""
+    from crlookup import bilingual
+
+    langs = [x.strip() for x in parallel.split(",") if x.strip()]
+    if len(langs) != 2 or langs[0] == langs[1]:
+        raise Failure(f"--parallel: expected two languages such as en,ru, found {parallel!r}", BAD_INPUT)
+    if edition_id:
+        lib, edition, found = _entry(number, edition_id, as_json)
+        if lib.edition(edition).lang != langs[0]:
+            langs = [lib.edition(edition).lang, langs[1] if langs[1] != lib.edition(edition).lang else langs[0]]
+    else:
+        lib, edition, found = _entry(number, None, as_json, langs[0])
+    lib.edition(lang=langs[1])  # NotFound if the library has no edition in that language
+    below = [] if alone or found.kind in ("chapter", "section") else lib.subtree(edition, found.number)
+    result = bilingual.pairs(lib, edition, [found.number] + [r.number for r in below], langs[1])
+    if as_json:
+        def side(s):
+            return s.rule.to_dict(s.edition) if s.rule else {"edition": s.edition or None, "missing": True}
+
+        emit_json({
+            "editions": {langs[0]: edition, langs[1]: result[0].right.edition or None},
+            "same_date": result[0].same_date,
+            "pairs": [{"number": p.number, langs[0]: side(p.left), langs[1]: side(p.right)} for p in result],
+        })
+        return
+    from crlookup import render
+
+    show(render.ParallelView(langs, result), pager)
 
 
 @cli.command()

@@ -22,38 +22,43 @@ class Step(NamedTuple):
     typography: bool = False
 
 
+class Links:
+    """The stored alignments of one language's editions, loaded once, walked many times."""
+
+    def __init__(self, lib: Library, lang: str):
+        self.infos = {e.id: e for e in lib.editions()}
+        pairs = [(a, b) for a, b in lib.alignment_pairs() if self.infos[a].lang == lang]
+        self.links = {pair: {(m.old, m.new): m for m in lib.aligned(*pair)} for pair in pairs}
+        self.by_new: dict = {}
+        self.by_old: dict = {}
+        for pair, ms in self.links.items():
+            for m in ms.values():
+                if m.new:
+                    self.by_new[(pair[1], m.new)] = (pair[0], m)
+                if m.old:
+                    self.by_old.setdefault((pair[0], m.old), []).append((pair[1], m))
+
+    def numbers(self, edition: str, number: str) -> dict[str, str]:
+        """The rule's number in every edition it can be followed to (backwards and forwards)."""
+        found = {edition: number}
+        todo = [(edition, number)]
+        while todo:
+            ed, num = todo.pop()
+            back = self.by_new.get((ed, num))
+            steps = [(back[0], back[1].old)] if back else []
+            steps += [(next_ed, m.new) for next_ed, m in self.by_old.get((ed, num), ())]
+            for other, target in steps:
+                if target and other not in found:
+                    found[other] = target
+                    todo.append((other, target))
+        return found
+
+
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     """The rule's number and change in each edition of its language, oldest first."""
-    pairs = lib.alignment_pairs()
-    infos = {e.id: e for e in lib.editions()}
-    lang = infos[edition].lang
-    pairs = [(a, b) for a, b in pairs if infos[a].lang == lang]
-    links = {pair: {(m.old, m.new): m for m in lib.aligned(*pair)} for pair in pairs}
-    by_new = {}
-    by_old = {}
-    for pair, ms in links.items():
-        for m in ms.values():
-            if m.new:
-                by_new[(pair[1], m.new)] = (pair[0], m)
-            if m.old:
-                by_old.setdefault((pair[0], m.old), []).append((pair[1], m))
-    found: dict[str, Step] = {edition: Step(edition, number, "", None)}
-    # backwards, then forwards, along every stored link
-    todo = [(edition, number)]
-    seen = {(edition, number)}
-    while todo:
-        ed, num = todo.pop()
-        if (ed, num) in by_new:
-            prev_ed, m = by_new[(ed, num)]
-            if m.old and (prev_ed, m.old) not in seen:
-                seen.add((prev_ed, m.old))
-                found.setdefault(prev_ed, Step(prev_ed, m.old, "", None))
-                todo.append((prev_ed, m.old))
-        for next_ed, m in by_old.get((ed, num), ()):
-            if m.new and (next_ed, m.new) not in seen:
-                seen.add((next_ed, m.new))
-                found.setdefault(next_ed, Step(next_ed, m.new, "", None))
-                todo.append((next_ed, m.new))
+    links = Links(lib, lib.edition(edition).lang)
+    infos, by_new = links.infos, links.by_new
+    found = {ed: Step(ed, num, "", None) for ed, num in links.numbers(edition, number).items()}
     steps = []
     for ed in sorted(found, key=lambda e: infos[e].date):
         num = found[ed].number
@@ -68,7 +73,7 @@ def timeline(lib: Library, edition: str, number: str) -> list[Step]:
         )
     # where it disappears: a link out of the last edition it is in that leads nowhere
     last = steps[-1]
-    for (old_ed, new_ed), ms in links.items():
+    for (old_ed, new_ed), ms in links.links.items():
         if old_ed == last.edition and new_ed not in found and not infos[new_ed].partial:
             m = ms.get((last.number, None))
             if m is not None and m.kind == "removed":

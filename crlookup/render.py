@@ -432,3 +432,37 @@ class HistoryView:
                 b = self.lib.get(s.edition, s.number)
                 if a and b and not s.typography and not s.refs_only:
                     yield from hanging(word_diff_text(full_text(a), full_text(b)), 4, width)
+
+
+class ParallelView:
+    """A rule and its subrules in two languages, in two columns."""
+
+    def __init__(self, langs: list[str], pairs):
+        self.langs, self.pairs = langs, pairs
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.table import Table
+
+        first = self.pairs[0]
+        table = Table(box=None, show_header=True, header_style="bold", pad_edge=False,
+                      expand=True, show_lines=False)
+        table.add_column(first.left.edition, ratio=1)
+        table.add_column(first.right.edition or self.langs[1], ratio=1)
+        for p in self.pairs:
+            table.add_row(self._cell(p.left, p.number), self._cell(p.right, p.number))
+        yield table
+        if first.right.rule is not None and not first.same_date:
+            yield Text(
+                f"{first.right.edition} is the nearest {self.langs[1]} edition: its text may "
+                f"differ from {first.left.edition}.", STYLES["muted"])
+
+    def _cell(self, side, number: str) -> Text:
+        if side.rule is None:
+            return Text(f"{number}: not in {side.edition or 'this language'}", "italic yellow")
+        r = side.rule
+        label = EXAMPLE_LABELS.get(side.edition.split("-")[0], "Example:")
+        t = styled((r.number + " ", STYLES["number"]), (with_refs(r.text), STYLES["title"] if r.title else ""))
+        for example in r.examples:
+            t.append("\n")
+            t.append_text(styled((label + " ", "bold " + STYLES["example"]), (example, STYLES["example"])))
+        return t

@@ -481,3 +481,45 @@ def test_history_output():
     out = run("history", "502.9", "--edition", "en-2009-02-01").output
     assert out.startswith("en-2009-02-01  502.9  first appears\nen-2009-07-11  702.17  moved\n")
     assert "en-2013-11-01  702.19  moved" in out
+
+
+# --------------------------------------------------------------------------- bilingual
+
+
+@pytest.mark.parametrize("number", ["702.19b", "104.3a", "903.7"])
+def test_parallel_pairs(number):
+    data = json.loads(run("rule", number, "--parallel", "en,ru", "--json").output)
+    assert data["editions"] == {"en": "en-2026-08-07", "ru": "ru-2019-01-25"}
+    assert data["same_date"] is False  # the nearest translation: texts may differ
+    first = data["pairs"][0]
+    assert first["number"] == number
+    assert first["en"]["edition"] == "en-2026-08-07" and first["ru"]["edition"] == "ru-2019-01-25"
+    assert first["ru"]["number"] == number and first["ru"]["text"]
+
+
+def test_parallel_same_date_and_missing_side():
+    data = json.loads(run("rule", "702.19", "--edition", "en-2019-01-25", "--parallel", "en,ru", "--json").output)
+    assert data["same_date"] is True
+    ru = {p["number"]: p["ru"] for p in data["pairs"]}
+    assert ru["702.19b"]["examples"][0].startswith("Существо 2/2")
+    missing = json.loads(run("rule", "117.7a", "--edition", "en-2019-01-25", "--parallel", "en,ru", "--json").output)
+    assert missing["pairs"][0]["ru"] == {"edition": "ru-2019-01-25", "missing": True}
+
+
+def test_parallel_view():
+    out = run("rule", "702.2", "--parallel", "en,pl").output
+    lines = out.splitlines()
+    assert lines[0].split() == ["en-2026-08-07", "pl-2013-11-01"]
+    assert lines[1].split() == ["702.2", "Deathtouch", "702.2", "Dotyk", "śmierci"]
+    assert "702.2a: not in pl-2013-11-01" in out
+    assert out.rstrip().endswith("differ from en-2026-08-07.")
+
+
+def test_rule_in_russian():
+    out = run("rule", "702.19b", "--lang", "ru").output
+    assert out.startswith("ru-2019-01-25\n702.19b Игрок контролирующий атакующее существо")
+
+
+def test_parallel_bad_input():
+    assert run("rule", "702.2", "--parallel", "en", code=2).error.startswith("--parallel: expected two languages")
+    assert run("rule", "702.2", "--parallel", "en,xx", code=1).error.startswith("no edition in language 'xx'")
