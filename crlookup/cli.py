@@ -238,9 +238,10 @@ def _parallel(number, edition_id, parallel, alone, as_json, pager):
 @click.option("--lang", metavar="L", help="Language: en, ru or pl (default: from the query's script).")
 @click.option("--section", metavar="NUMBER", help="Only entries at or below this number, e.g. 702.")
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
+@click.option("--parallel", "other_lang", metavar="L", help="Add each hit's counterpart in language L.")
 @json_option
 @pager_option
-def search(words, edition_id, all_editions, lang, section, limit, as_json, pager):
+def search(words, edition_id, all_editions, lang, section, limit, other_lang, as_json, pager):
     """Search rules, examples and glossary entries; misspellings are corrected.
 
     Phrases in quotes, AND, OR, NOT and a rule number (a filter) work as usual. By default
@@ -272,6 +273,7 @@ def search(words, edition_id, all_editions, lang, section, limit, as_json, pager
             widened = bool(found.hits)
     except index.QueryError as e:
         raise Failure(str(e), BAD_INPUT) from None
+    twins = _twins(lib, found.hits, lang, other_lang) if other_lang else {}
     if as_json:
         emit_json({
             "query": query,
@@ -285,8 +287,9 @@ def search(words, edition_id, all_editions, lang, section, limit, as_json, pager
                     "kind": h.kind, "title": h.title,
                     "snippet": ix.snippet(h).replace("\x01", "").replace("\x02", ""),
                     "score": h.score,
+                    **({"parallel": twins.get(i)} if other_lang else {}),
                 }
-                for h in found.hits
+                for i, h in enumerate(found.hits)
             ],
         })
     else:
@@ -301,9 +304,36 @@ def search(words, edition_id, all_editions, lang, section, limit, as_json, pager
             notes.append("no entry has every word; showing entries with some of them")
         elif found.relaxed:
             notes.append(f"{found.complete} with every word, then entries with some of them")
-        show(render.SearchView([(h, ix.snippet(h)) for h in found.hits], notes), pager)
+        shown = [(h, ix.snippet(h), twins.get(i)) for i, h in enumerate(found.hits)]
+        show(render.SearchView(shown, notes), pager)
     if not found.hits:
         raise Failure(f"no results for {query!r}", NOT_FOUND)
+
+
+def _twins(lib, hits, lang: str, other: str) -> dict[int, dict]:
+    """For `search --parallel`: each hit's counterpart in language `other`, by hit position."""
+    from crlookup import bilingual
+    from crlookup.history import Links
+    from crlookup.model import fold
+
+    target = lib.glossary_edition(other) if other != lang else None
+    links = Links(lib, lang)
+    out = {}
+    for i, h in enumerate(hits):
+        if h.number:
+            found = bilingual.counterpart_edition(lib, h.edition, h.number, other, links)
+            rule = lib.get(*found) if found else None
+            if rule:
+                out[i] = {"edition": found[0], "number": rule.number, "title": rule.title,
+                          "text": rule.text}
+        elif target:
+            entry = lib.glossary_term(h.edition, h.title)
+            name = (entry.english or entry.term) if entry else h.title
+            twins, _ = lib.named(target, fold(name))
+            if twins:
+                out[i] = {"edition": target, "number": None, "title": twins[0].term,
+                          "text": twins[0].definition}
+    return out
 
 
 @cli.command()
@@ -331,6 +361,8 @@ def define(words, lang, edition_id, as_json, pager):
         lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
         edition = lib.glossary_edition(lang)
     found = definitions.define(lib, edition, term)
+    if not found and lib.edition(edition).lang != "en":
+        found = definitions.define_through_english(lib, edition, term)
     if not found:
         raise NotFound(f"no glossary term or keyword {term!r} in {edition}")
     if as_json:

@@ -59,3 +59,25 @@ def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Defini
             if len(out) >= limit:
                 return out
     return out
+
+
+def define_through_english(lib: Library, edition: str, term: str) -> list[Definition]:
+    """An English term the edition's glossary lacks: its keyword rule, in the edition's language.
+
+    ("define adapt --lang ru": the Russian glossary has no Adapt, but 701.42 of the Russian
+    edition is its rule, found by pairing the English rule with its translation.)
+    """
+    from crlookup import bilingual
+
+    english = lib.glossary_edition("en")
+    out = []
+    for d in define(lib, english, term):
+        if d.rule is None:
+            continue
+        found = bilingual.counterpart_edition(lib, english, d.rule.number, lib.edition(edition).lang)
+        if found and found[0] == edition:
+            rule = lib.get(edition, found[1])
+            if rule is not None:
+                subrules = tuple(lib.subtree(edition, rule.number))
+                out.append(Definition(d.name, None, None, rule, subrules, d.score))
+    return out

@@ -193,7 +193,10 @@ class DefinitionsView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         yield Text(self.edition, STYLES["muted"])
-        if self.found and self.found[0].score < 100:
+        if self.found and self.found[0].entry is None and self.found[0].rule is not None:
+            yield Text(f"not in this glossary; {self.found[0].name} is defined by this rule:",
+                       "italic yellow")
+        elif self.found and self.found[0].score < 100:
             names = ", ".join(d.name for d in self.found)
             yield Text(f"no exact match; closest: {names}", "italic yellow")
         for i, d in enumerate(self.found):
@@ -209,7 +212,7 @@ class DefinitionsView:
                     (" unofficial translation" if entry.unofficial else "", "yellow"),
                 )
                 yield head
-                for paragraph in entry.definition.split("\n"):
+                for paragraph in filter(None, entry.definition.split("\n")):
                     yield from hanging(with_refs(paragraph), 2, width)
             if d.rule is not None:
                 view = RuleView(self.edition, d.rule, list(d.subrules))
@@ -248,7 +251,7 @@ class RefsView:
 class SearchView:
     """Search hits: number, edition and title, then the snippet with matched words marked."""
 
-    def __init__(self, hits: list[tuple], notes: list[str]):  # (hit, snippet) pairs
+    def __init__(self, hits: list[tuple], notes: list[str]):  # (hit, snippet, twin or None)
         self.hits = hits
         self.notes = notes
 
@@ -256,7 +259,7 @@ class SearchView:
         width = options.max_width
         for note in self.notes:
             yield Text(note, "italic yellow")
-        for i, (h, snippet) in enumerate(self.hits):
+        for i, (h, snippet, twin) in enumerate(self.hits):
             if i or self.notes:
                 yield Text()
             head = styled(
@@ -268,6 +271,12 @@ class SearchView:
             plain = snippet.replace("\x01", "").replace("\x02", "").strip("… ")
             if plain and plain != h.title:  # a rule that is only its name says it in the head
                 yield from hanging(marked(snippet), 2, width)
+            if twin:
+                text = twin["title"] if twin["title"] == twin["text"] else twin["text"]
+                shown = text if len(text) <= 300 else text[:299] + "…"
+                yield from hanging(
+                    styled((f"{twin['edition']} {twin['number'] or twin['title']}: ", STYLES["muted"]),
+                           (shown, "italic")), 4, width)
 
 
 def marked(snippet: str) -> Text:

@@ -523,3 +523,26 @@ def test_rule_in_russian():
 def test_parallel_bad_input():
     assert run("rule", "702.2", "--parallel", "en", code=2).error.startswith("--parallel: expected two languages")
     assert run("rule", "702.2", "--parallel", "en,xx", code=1).error.startswith("no edition in language 'xx'")
+
+
+def test_terms_both_ways():
+    data = json.loads(run("define", "trample", "--lang", "ru", "--json").output)
+    entry = data["matches"][0]["glossary"]
+    assert (entry["title"], entry["english"]) == ("Пробивной удар", "Trample")
+    pl = json.loads(run("define", "deathtouch", "--lang", "pl", "--json").output)
+    assert pl["matches"][0]["glossary"]["title"] == "Dotyk śmierci"
+    out = run("define", "adapt", "--lang", "ru").output  # no Russian glossary entry: the rule
+    assert "not in this glossary; Adapt is defined by this rule:\n701.42 " in out
+
+
+def test_unofficial_russian_terms_are_marked():
+    data = json.loads(run("define", "rampage", "--lang", "ru", "--json").output)
+    assert data["matches"][0]["glossary"]["unofficial"] is True
+
+
+def test_search_parallel():
+    data = json.loads(run("search", "пробивной", "удар", "--parallel", "en", "--json").output)
+    twins = {h["number"]: h["parallel"] for h in data["hits"] if h["number"]}
+    assert twins["702.19"] == {"edition": "en-2019-01-25", "number": "702.19", "title": "Trample", "text": "Trample"}
+    out = run("search", "пробивной", "удар", "--parallel", "en", "--limit", "2").output
+    assert "en-2019-01-25" in out
