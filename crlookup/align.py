@@ -28,7 +28,8 @@ _REF_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]*)?(?![\w])")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 SAME_NUMBER = 60.0  # similarity for "the same rule, reworded" at the same number
 ELSEWHERE = 75.0  # similarity for "the same rule, moved"
-LIVES_ON = 90.0  # how much of a text must survive inside another for split/merged
+LIVES_ON = 90.0
+SAME_NUMBER_BONUS = 15.0  # how much of a text must survive inside another for split/merged
 
 
 class Match(NamedTuple):
@@ -104,8 +105,12 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         pairs[a] = b
         taken.add(b)
 
+    core_a = {r.number: _REF_NUMBER.sub("#", fold(r.text.translate(_QUOTES))) for r in olds}
+    core_b = {r.number: _REF_NUMBER.sub("#", fold(r.text.translate(_QUOTES))) for r in news}
+
     def sim(a: str, b: str) -> float:
-        return fuzz.ratio(text_a[a], text_b[b])
+        # an example added or dropped does not make it another rule: the rule text decides too
+        return max(fuzz.ratio(text_a[a], text_b[b]), fuzz.ratio(core_a[a], core_b[b]))
 
     # 1. keyword rules by name, then 2. rules at the same number
     titled = {fold(r.title): r.number for r in news if r.kind == "rule" and r.title}
@@ -150,6 +155,13 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
     )
 
+    # a subrule that became a rule, or a rule that became a subrule: near-identical text only
+    _best_pairs(
+        [r.number for r in olds if r.number not in pairs],
+        [r.number for r in news if r.number not in taken],
+        text_a, text_b, 90.0, pair,
+        allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
+    )
     # split / merged: an unmatched entry whose text lives on inside a matched one nearby
     # (under the counterpart of its rule, or beside its siblings' counterparts)
     counterpart_of = {b: a for a, b in pairs.items()}
@@ -191,13 +203,16 @@ def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None
     from rapidfuzz import fuzz, process
 
     choices = [text_b[n] for n in right]
+    # Keeping its number counts for SAME_NUMBER_BONUS points: when a rule is rewritten, the
+    # rewrite at its own number beats a neighbour that happens to share more words.
     candidates = [
-        (score, i, j)
+        (score + (SAME_NUMBER_BONUS if n == right[j] else 0), i, j)
         for i, n in enumerate(left)
         for _, score, j in process.extract(
-            text_a[n], choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5
+            text_a[n], choices, scorer=fuzz.ratio, score_cutoff=cutoff - SAME_NUMBER_BONUS, limit=5
         )
     ]
+    candidates = [c for c in candidates if c[0] >= cutoff]
     used_l: set[int] = set()
     used_r: set[int] = set()
     for score, i, j in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):

@@ -11,6 +11,7 @@ import sys
 import click
 
 from crlookup import __version__, numbers, store
+from crlookup.i18n import N_, _, ngettext
 from crlookup.library import NotFound
 from crlookup.sources import SourceError
 
@@ -28,14 +29,53 @@ class Failure(click.ClickException):
         click.echo(self.format_message(), err=True)
 
 
-class Group(click.Group):
+class Command(click.Command):
+    """A command whose help text (its docstring) is shown in the interface language, and whose
+    usage errors are one line."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as e:
+            name = " ".join(x for x in ("crlookup", info_name if parent else None) if x)
+            raise Failure(f"{name}: {e.format_message()}", BAD_INPUT) from None
+
+    def format_help_text(self, ctx, formatter):
+        english, self.help = self.help, _(self.help) if self.help else self.help
+        try:
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = english
+
+    def format_options(self, ctx, formatter):
+        english = [p.help for p in self.params if isinstance(p, click.Option)]
+        for p in self.params:
+            if isinstance(p, click.Option) and p.help:
+                p.help = _(p.help)
+        try:
+            super().format_options(ctx, formatter)
+        finally:
+            for p, text in zip((p for p in self.params if isinstance(p, click.Option)), english):
+                p.help = text
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        english, self.help = self.help, _(self.help) if self.help else self.help
+        try:
+            return super().get_short_help_str(limit)
+        finally:
+            self.help = english
+
+
+class Group(Command, click.Group):
+    command_class = Command
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except NotFound as e:
             msg = str(e)
             if e.suggestions:
-                msg += f"; nearest: {', '.join(e.suggestions)}"
+                msg += _("; nearest: {numbers}").format(numbers=", ".join(e.suggestions))
             raise Failure(msg, NOT_FOUND) from None
         except (SourceError, numbers.NumberError, store.LibraryError) as e:
             raise Failure(str(e), BAD_INPUT) from None
@@ -46,11 +86,11 @@ class Group(click.Group):
 
 
 def json_option(f):
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts and bots.")(f)
+    return click.option("--json", "as_json", is_flag=True, help=N_("Print JSON for scripts and bots."))(f)
 
 
 def pager_option(f):
-    return click.option("--pager", is_flag=True, help="Show long output through a pager.")(f)
+    return click.option("--pager", is_flag=True, help=N_("Show long output through a pager."))(f)
 
 
 def emit_json(data) -> None:
@@ -79,7 +119,7 @@ class _BuildProgress:
     def __call__(self, done: int, total: int, label: str) -> None:
         if self.plain:
             if done == 0:
-                click.echo("crlookup: building the library (first use or sources changed)", err=True)
+                click.echo(_("crlookup: building the library (first use or sources changed)"), err=True)
             return
         if self.bar is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -87,7 +127,7 @@ class _BuildProgress:
             from crlookup import render
 
             self.bar = Progress(
-                TextColumn("building the library"), BarColumn(), TextColumn("{task.description}"),
+                TextColumn(_("building the library")), BarColumn(), TextColumn("{task.description}"),
                 TimeElapsedColumn(), console=render.console(stderr=True), transient=True,
             )
             self.bar.start()
@@ -113,7 +153,10 @@ def _entry(number: str, edition_id: str | None, as_json: bool, lang: str | None 
     edition = lib.edition(edition_id, lang=lang).id
     found = lib.get(edition, wanted)
     if found is None:
-        raise NotFound(f"no rule {wanted} in {edition}", lib.nearest(edition, wanted))
+        raise NotFound(
+            _("no rule {number} in {edition}").format(number=wanted, edition=edition),
+            lib.nearest(edition, wanted),
+        )
     return lib, edition, found
 
 
@@ -129,7 +172,7 @@ def cli():
 @cli.command()
 @click.option(
     "--unresolved", "unresolved_in", metavar="ID",
-    help="List the cross-references of edition ID that name no entry of it.",
+    help=N_("List the cross-references of edition ID that name no entry of it."),
 )
 @json_option
 def editions(unresolved_in: str | None, as_json: bool):
@@ -147,7 +190,11 @@ def editions(unresolved_in: str | None, as_json: bool):
                 for where, ref in found
             ])
             return
-        click.echo(f"{len(found)} unresolved references in {edition}")
+        click.echo(
+            ngettext("{count} unresolved reference in {edition}",
+                     "{count} unresolved references in {edition}", len(found)).format(
+                count=len(found), edition=edition)
+        )
         for where, ref in found:
             click.echo(f"  {where.replace('glossary:', 'glossary ')}: {ref.label}")
         return
@@ -162,9 +209,9 @@ def editions(unresolved_in: str | None, as_json: bool):
 
 @cli.command()
 @click.argument("number")
-@click.option("--edition", "edition_id", metavar="ID", help="Edition id, e.g. en-2019-01-25 (default: newest English).")
-@click.option("--lang", metavar="L", help="Language of the edition (default: en): en, ru or pl.")
-@click.option("--parallel", metavar="L1,L2", help="Show the rule in two languages side by side, e.g. en,ru.")
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition id, e.g. en-2019-01-25 (default: newest English)."))
+@click.option("--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru or pl."))
+@click.option("--parallel", metavar="L1,L2", help=N_("Show the rule in two languages side by side, e.g. en,ru."))
 @json_option
 @pager_option
 def rule(number: str, edition_id: str | None, lang: str | None, parallel: str | None,
@@ -206,7 +253,10 @@ def _parallel(number, edition_id, parallel, alone, as_json, pager):
 
     langs = [x.strip() for x in parallel.split(",") if x.strip()]
     if len(langs) != 2 or langs[0] == langs[1]:
-        raise Failure(f"--parallel: expected two languages such as en,ru, found {parallel!r}", BAD_INPUT)
+        raise Failure(
+            _("--parallel: expected two languages such as en,ru, found {found!r}").format(found=parallel),
+            BAD_INPUT,
+        )
     if edition_id:
         lib, edition, found = _entry(number, edition_id, as_json)
         if lib.edition(edition).lang != langs[0]:
@@ -233,12 +283,12 @@ def _parallel(number, edition_id, parallel, alone, as_json, pager):
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--edition", "edition_id", metavar="ID", help="Search this edition only.")
-@click.option("--all-editions", is_flag=True, help="Search every edition of the language.")
-@click.option("--lang", metavar="L", help="Language: en, ru or pl (default: from the query's script).")
-@click.option("--section", metavar="NUMBER", help="Only entries at or below this number, e.g. 702.")
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Search this edition only."))
+@click.option("--all-editions", is_flag=True, help=N_("Search every edition of the language."))
+@click.option("--lang", metavar="L", help=N_("Language: en, ru or pl (default: from the query's script)."))
+@click.option("--section", metavar="NUMBER", help=N_("Only entries at or below this number, e.g. 702."))
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
-@click.option("--parallel", "other_lang", metavar="L", help="Add each hit's counterpart in language L.")
+@click.option("--parallel", "other_lang", metavar="L", help=N_("Add each hit's counterpart in language L."))
 @json_option
 @pager_option
 def search(words, edition_id, all_editions, lang, section, limit, other_lang, as_json, pager):
@@ -253,13 +303,18 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, as
 
     query = " ".join(words).strip()
     if not query:
-        raise Failure("search: expected words to search for", BAD_INPUT)
+        raise Failure(_("search: expected words to search for"), BAD_INPUT)
     prefix = str(numbers.parse(section)) if section else None
     lib = open_library(as_json)
     if edition_id:
         info = lib.edition(edition_id)
         if lang and lang != info.lang:
-            raise Failure(f"--lang {lang} does not match edition {info.id} ({info.lang})", BAD_INPUT)
+            raise Failure(
+                _("--lang {lang} does not match edition {edition} ({edition_lang})").format(
+                    lang=lang, edition=info.id, edition_lang=info.lang
+                ),
+                BAD_INPUT,
+            )
         lang, scope = info.lang, (info.id,)
     else:
         lang = lang or index.detect_lang(query)
@@ -297,17 +352,19 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, as
 
         notes = []
         if found.corrections:
-            notes.append(f"showing results for {found.query}")
+            notes.append(_("showing results for {query}").format(query=found.query))
         if widened:
-            notes.append(f"nothing in {scope[0]}; showing older editions")
+            notes.append(_("nothing in {edition}; showing older editions").format(edition=scope[0]))
         if found.relaxed and not found.complete:
-            notes.append("no entry has every word; showing entries with some of them")
+            notes.append(_("no entry has every word; showing entries with some of them"))
         elif found.relaxed:
-            notes.append(f"{found.complete} with every word, then entries with some of them")
+            notes.append(
+                _("{count} with every word, then entries with some of them").format(count=found.complete)
+            )
         shown = [(h, ix.snippet(h), twins.get(i)) for i, h in enumerate(found.hits)]
         show(render.SearchView(shown, notes), pager)
     if not found.hits:
-        raise Failure(f"no results for {query!r}", NOT_FOUND)
+        raise Failure(_("no results for {query!r}").format(query=query), NOT_FOUND)
 
 
 def _twins(lib, hits, lang: str, other: str) -> dict[int, dict]:
@@ -338,8 +395,8 @@ def _twins(lib, hits, lang: str, other: str) -> dict[int, dict]:
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--lang", metavar="L", help="Glossary language (default: from the term's script).")
-@click.option("--edition", "edition_id", metavar="ID", help="Edition whose glossary to use.")
+@click.option("--lang", metavar="L", help=N_("Glossary language (default: from the term's script)."))
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition whose glossary to use."))
 @json_option
 @pager_option
 def define(words, lang, edition_id, as_json, pager):
@@ -353,7 +410,7 @@ def define(words, lang, edition_id, as_json, pager):
 
     term = " ".join(words).strip()
     if not term:
-        raise Failure("define: expected a term", BAD_INPUT)
+        raise Failure(_("define: expected a term"), BAD_INPUT)
     lib = open_library(as_json)
     if edition_id:
         edition = lib.edition(edition_id).id
@@ -364,7 +421,9 @@ def define(words, lang, edition_id, as_json, pager):
     if not found and lib.edition(edition).lang != "en":
         found = definitions.define_through_english(lib, edition, term)
     if not found:
-        raise NotFound(f"no glossary term or keyword {term!r} in {edition}")
+        raise NotFound(
+            _("no glossary term or keyword {term!r} in {edition}").format(term=term, edition=edition)
+        )
     if as_json:
         emit_json({
             "query": term,
@@ -389,9 +448,9 @@ def define(words, lang, edition_id, as_json, pager):
 
 @cli.command()
 @click.argument("number")
-@click.option("--edition", "edition_id", metavar="ID", help="Edition id (default: newest English).")
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition id (default: newest English)."))
 @click.option("--depth", type=click.IntRange(1, 5), default=1, show_default=True,
-              help="Follow citations this many steps.")
+              help=N_("Follow citations this many steps."))
 @json_option
 @pager_option
 def refs(number, edition_id, depth, as_json, pager):
@@ -441,8 +500,8 @@ def _walk(lib, edition: str, start: str, depth: int, outgoing: bool) -> list[tup
 @cli.command()
 @click.argument("old_id", metavar="OLD")
 @click.argument("new_id", metavar="NEW")
-@click.option("--section", metavar="NUMBER", help="Only changes at or below this number, e.g. 702.")
-@click.option("--summary", is_flag=True, help="Counts per kind of change and per section.")
+@click.option("--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702."))
+@click.option("--summary", is_flag=True, help=N_("Counts per kind of change and per section."))
 @json_option
 @pager_option
 def diff(old_id, new_id, section, summary, as_json, pager):
@@ -458,12 +517,19 @@ def diff(old_id, new_id, section, summary, as_json, pager):
     lib = open_library(as_json)
     old, new = lib.edition(old_id), lib.edition(new_id)
     if old.lang != new.lang:
-        raise Failure(f"{old.id} and {new.id} are in different languages", BAD_INPUT)
+        raise Failure(
+            _("{old} and {new} are in different languages").format(old=old.id, new=new.id), BAD_INPUT
+        )
     matches = lib.aligned(old.id, new.id) or align.align_editions(lib, old.id, new.id)
     if under is not None:
         matches = [
             m for m in matches
             if any(n and under.contains(numbers.parse(n)) for n in (m.old, m.new))
+        ]
+    if new.partial:  # sections the partial edition lacks were lost, not removed from the rules
+        present = {n.split(".")[0] for n in lib.numbers(new.id)}
+        matches = [
+            m for m in matches if not (m.kind == "removed" and m.old.split(".")[0] not in present)
         ]
     changes = [m for m in matches if m.kind != "unchanged"]
     changes.sort(key=lambda m: numbers.sort_key(m.new or m.old))
@@ -498,7 +564,7 @@ def diff(old_id, new_id, section, summary, as_json, pager):
 
 @cli.command()
 @click.argument("number")
-@click.option("--edition", "edition_id", metavar="ID", help="Edition the NUMBER is in (default: newest English).")
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition the NUMBER is in (default: newest English)."))
 @json_option
 @pager_option
 def history(number, edition_id, as_json, pager):
@@ -534,7 +600,8 @@ def history(number, edition_id, as_json, pager):
 
 @cli.command()
 @click.argument("edition_id", metavar="EDITION")
-def export(edition_id: str):
+@click.option("--json", "as_json", is_flag=True, help=N_("Accepted for symmetry: export always writes JSON Lines."))
+def export(edition_id: str, as_json: bool):
     """Write every entry of an edition as JSON Lines: rules, then the glossary.
 
     Example: crlookup export en-2026-08-07 > rules.jsonl
@@ -548,9 +615,9 @@ def export(edition_id: str):
 
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--id", "edition_id", metavar="ID", help="Edition id (default: <lang>-<effective date>).")
-@click.option("--lang", metavar="L", help="Language code of the edition (default: from the source).")
-@click.option("--date", metavar="YYYY-MM-DD", help="Effective date, if the file does not state it.")
+@click.option("--id", "edition_id", metavar="ID", help=N_("Edition id (default: <lang>-<effective date>)."))
+@click.option("--lang", metavar="L", help=N_("Language code of the edition (default: from the source)."))
+@click.option("--date", metavar="YYYY-MM-DD", help=N_("Effective date, if the file does not state it."))
 @json_option
 def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None, as_json: bool):
     """Add your own edition file (e.g. a new MagicCompRules.txt) to your library.
@@ -564,7 +631,9 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
 
             datetime.date.fromisoformat(date)
         except ValueError:
-            raise Failure(f"--date: expected YYYY-MM-DD, found {date!r}", BAD_INPUT) from None
+            raise Failure(
+                _("--date: expected YYYY-MM-DD, found {found!r}").format(found=date), BAD_INPUT
+            ) from None
     added = store.ingest(path, options, progress=_BuildProgress(plain=as_json))
     if as_json:
         emit_json([e.to_dict() for e in added])
@@ -572,8 +641,10 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
     for e in added:
         c = e.counts
         click.echo(
-            f"added {e.id}: {c['sections']} sections, {c['rules']} rules, {c['subrules']} subrules, "
-            f"{c['glossary']} glossary terms"
+            _("added {edition}: {sections} sections, {rules} rules, {subrules} subrules, "
+              "{glossary} glossary terms").format(
+                edition=e.id, sections=c["sections"], rules=c["rules"], subrules=c["subrules"],
+                glossary=c["glossary"])
         )
 
 

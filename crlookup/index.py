@@ -27,6 +27,8 @@ EDITION_DOCS = "editions.pickle"  # each edition's documents, for filtering with
 _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
 _NUMBER_IN_QUERY = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+MAX_WORDS = 200
+_NUMBER_WITH_LOOKALIKES = re.compile(r"\d{3}\.\d+[a-zасеорхук]+", re.I)
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
 
@@ -247,7 +249,9 @@ class Index:
         def fix(m: re.Match) -> str:
             word = m.group(0)
             folded = fold(word)
-            if word in _OPERATORS or len(folded) < 4 or known(word):
+            wildcard = m.end() < len(query) and query[m.end()] in "*?" or (
+                m.start() > 0 and query[m.start() - 1] in "*?")
+            if word in _OPERATORS or len(folded) < 4 or wildcard or known(word):
                 return word
             vocab = self.vocabulary
             if folded in vocab:
@@ -280,16 +284,25 @@ class Index:
         `limit` entries have every word of a plain query (no operators, no phrase), entries
         with some of them follow (`relaxed`).
         """
+        from crlookup.numbers import HOMOGLYPHS
+
+        query = _NUMBER_WITH_LOOKALIKES.sub(lambda m: m.group().translate(HOMOGLYPHS), query)
+        if len(query.split()) > MAX_WORDS:
+            raise QueryError(f"a query of at most {MAX_WORDS} words, please")
         numbers = _NUMBER_IN_QUERY.findall(query)
         text = _NUMBER_IN_QUERY.sub(" ", query).strip()
         if numbers and not prefix:
             prefix = numbers[0]
         text, corrections = self.correct(text) if text else ("", [])
         allowed = self._documents(editions, prefix)
+        if allowed is not None and not allowed:  # nothing in scope (whoosh reads {} as no filter)
+            return Results([], text or query, corrections, False, 0)
 
         def run(parsed):
             try:
                 return self.searcher.search(parsed, filter=allowed, limit=limit, terms=True)
+            except RecursionError:
+                raise QueryError(f"the query is too deeply nested: {text[:60]!r}") from None
             except (IndexError, ValueError, AssertionError):
                 # whoosh's block-quality skipping trips over some query shapes; the plain
                 # collector gives the same ranking, only slower

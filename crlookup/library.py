@@ -13,6 +13,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from crlookup import numbers
+from crlookup.i18n import _
 from crlookup.model import Edition, GlossaryEntry, Reference, Rule, Source, fold
 
 if TYPE_CHECKING:
@@ -345,11 +346,16 @@ class Library:
             for e in editions:
                 if e.id == edition_id:
                     return e
-            raise NotFound(f"no edition {edition_id}", _closest_editions(edition_id, editions))
+            raise NotFound(
+                _("no edition {edition}").format(edition=edition_id),
+                _closest_editions(edition_id, editions),
+            )
         lang = lang or "en"
         of_lang = [e for e in editions if e.lang == lang]
         if not of_lang:
-            raise NotFound(f"no edition in language {lang!r}", sorted({e.lang for e in editions}))
+            raise NotFound(
+                _("no edition in language {lang!r}").format(lang=lang), sorted({e.lang for e in editions})
+            )
         complete = [e for e in of_lang if not e.partial] or of_lang
         return complete[-1]
 
@@ -397,7 +403,7 @@ class Library:
             (lang,),
         ).fetchone()
         if row is None:
-            raise NotFound(f"no glossary in language {lang!r}")
+            raise NotFound(_("no glossary in language {lang!r}").format(lang=lang))
         return row[0]
 
     def names(self, edition: str) -> list[str]:

@@ -21,7 +21,9 @@ LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
 #: Cyrillic letters that look like Latin lowercase letters; the Russian translation writes some
 #: subrule letters with them ("105.2с" with a Cyrillic "с" is 105.2c).
-HOMOGLYPHS = str.maketrans("асеорхукіјѕһԁԛԝ", "aceopxykijshdqw")
+HOMOGLYPHS = str.maketrans(
+    "асеорхукіјѕһԁԛԝАСЕОРХУКІЈЅҺ", "aceopxykijshdqwACEOPXYKIJSH"
+)
 
 _NUMBER = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]*))?$")
 DASHES = "-‐‑‒–—―−"

@@ -11,12 +11,19 @@ import re
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
+from crlookup.i18n import N_, _, ngettext
 from crlookup.library import EditionInfo
 from crlookup.model import Rule
 
 _NUMBER = re.compile(
     r"(?<![\w.])\d{3}\.\d+[a-z]*(?!\w)|(?<=section )\d\b|(?<=rule )\d{3}\b|(?<=rules )\d{3}\b"
 )
+
+# The kinds of change, as the interface names them.
+KIND_LABELS = {
+    "unchanged": N_("unchanged"), "changed": N_("changed"), "moved": N_("moved"),
+    "split": N_("split"), "merged": N_("merged"), "removed": N_("removed"), "added": N_("added"),
+}
 
 # Examples are labelled in the language of the rules they belong to.
 EXAMPLE_LABELS = {"en": "Example:", "ru": "Пример:", "pl": "Przykład:"}
@@ -90,13 +97,9 @@ def hanging(text: Text, indent: int, width: int) -> list[Text]:
     return out
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def ref_label(label: str) -> str:
     """A cited number as the CR writes it: chapter numbers are "section N"."""
-    return f"section {label}" if label.isdigit() and len(label) == 1 else label
+    return _("section {number}").format(number=label) if label.isdigit() and len(label) == 1 else label
 
 
 class RuleView:
@@ -160,19 +163,20 @@ class RuleView:
                     cites.append(label)
         lines: list[Text] = []
         if cites:
-            line = styled(("Cites: ", STYLES["muted"]), (", ".join(cites), STYLES["ref"]))
+            line = styled((_("Cites: "), STYLES["muted"]), (", ".join(cites), STYLES["ref"]))
             lines += hanging(line, 0, width)
         rules = [c for c in self.cited_by if not c.startswith("glossary:")]
         terms = [c.split(":", 1)[1] for c in self.cited_by if c.startswith("glossary:")]
         if rules:
             shown_rules = ", ".join(rules[:12]) + (", …" if len(rules) > 12 else "")
             line = styled(
-                (f"Cited by {plural(len(rules), 'rule')}: ", STYLES["muted"]),
+                (ngettext("Cited by {count} rule: ", "Cited by {count} rules: ", len(rules)).format(
+                    count=len(rules)), STYLES["muted"]),
                 (shown_rules, STYLES["ref"]),
             )
             lines += hanging(line, 0, width)
         if terms:
-            line = styled(("In the glossary under: ", STYLES["muted"]), (", ".join(terms), ""))
+            line = styled((_("In the glossary under: "), STYLES["muted"]), (", ".join(terms), ""))
             lines += hanging(line, 0, width)
         return [Text(), *lines] if lines else []
 
@@ -194,11 +198,11 @@ class DefinitionsView:
         width = options.max_width
         yield Text(self.edition, STYLES["muted"])
         if self.found and self.found[0].entry is None and self.found[0].rule is not None:
-            yield Text(f"not in this glossary; {self.found[0].name} is defined by this rule:",
-                       "italic yellow")
+            yield Text(_("not in this glossary; {term} is defined by this rule:").format(
+                term=self.found[0].name), "italic yellow")
         elif self.found and self.found[0].score < 100:
             names = ", ".join(d.name for d in self.found)
-            yield Text(f"no exact match; closest: {names}", "italic yellow")
+            yield Text(_("no exact match; closest: {names}").format(names=names), "italic yellow")
         for i, d in enumerate(self.found):
             if i:
                 yield Text()
@@ -209,7 +213,7 @@ class DefinitionsView:
                     (entry.term, STYLES["title"]),
                     (f" ({entry.english})" if entry.english not in ("", entry.term) else "",
                      STYLES["muted"]),
-                    (" unofficial translation" if entry.unofficial else "", "yellow"),
+                    (" " + _("unofficial translation") if entry.unofficial else "", "yellow"),
                 )
                 yield head
                 for paragraph in filter(None, entry.definition.split("\n")):
@@ -233,11 +237,11 @@ class RefsView:
             (self.rule.number + " ", STYLES["number"]),
             (self.preview(self.edition, self.rule.number), STYLES["title"]),
         )
-        for label, items in (("cites", self.cites), ("cited by", self.cited_by)):
+        for label, items in ((_("cites"), self.cites), (_("cited by"), self.cited_by)):
             yield Text()
             yield Text(f"{label} ({len(items)})", "bold")
             if not items:
-                yield Text("  nothing", STYLES["muted"])
+                yield Text("  " + _("nothing"), STYLES["muted"])
             for number, depth in items:
                 shown = number.replace("glossary:", "glossary ")
                 line = styled(
@@ -294,17 +298,22 @@ def editions_table(editions: list[EditionInfo]):
     table = Table(
         box=None, header_style="bold", pad_edge=False, collapse_padding=True,
         caption_justify="left", caption_style="dim",
-        caption="sect: sections · sub: subrules · ex: examples · gloss: glossary terms · "
-        "refs: cross-references resolved/total",
+        caption=_("sect: sections · sub: subrules · ex: examples · gloss: glossary terms · "
+                  "refs: cross-references resolved/total"),
     )
-    table.add_column("edition · source", no_wrap=True)
-    for name in ("sect", "rules", "sub", "ex", "gloss", "refs"):
+    table.add_column(_("edition · source"), no_wrap=True)
+    for name in (_("sect"), _("rules"), _("sub"), _("ex"), _("gloss"), _("refs")):
         table.add_column(name, justify="right", no_wrap=True)
+    from babel.dates import format_date
+
+    from crlookup.i18n import language
+
     for e in editions:
         c = e.counts
         head = Text(e.id, "bold")
         if e.partial:
-            head.append(" (partial)", "yellow")
+            head.append(" " + _("(partial)"), "yellow")
+        head.append("  " + format_date(e.date, format="long", locale=language()), STYLES["muted"])
         head.append("\n" + e.source, STYLES["muted"])
         table.add_row(
             head,
@@ -358,14 +367,13 @@ class DiffView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         total = self.counts["total"]
-        parts = [f"{n} {k}" for k, n in total.items() if n]
-        yield Text(f"{self.old} → {self.new}: " + ", ".join(parts), "bold")
+        parts = [f"{n} {_(KIND_LABELS[k])}" for k, n in total.items() if n]
+        yield Text(f"{self.old} → {self.new}: " + (", ".join(parts) or _("nothing")), "bold")
         quiet = [m for m in self.changes if m.kind == "changed" and m.typography]
         if quiet:
             yield Text(
-                f"({len(quiet)} changed only in quotes, dashes or spacing: not listed)",
-                STYLES["muted"],
-            )
+                _("({count} changed only in quotes, dashes or spacing: not listed)").format(
+                    count=len(quiet)), STYLES["muted"])
         section = None
         for m in self.changes:
             if m.kind == "changed" and m.typography:
@@ -383,7 +391,7 @@ class DiffView:
                  "split": f"{m.old} → {m.new}", "merged": f"{m.old} → {m.new}"}.get(m.kind, m.new)
         head = styled((f"  {m.kind} ", "bold"), (label, STYLES["ref"]))
         if m.refs_only:
-            head.append("  only cross-reference numbers changed", STYLES["muted"])
+            head.append("  " + _("only cross-reference numbers changed"), STYLES["muted"])
         elif m.words_added or m.words_removed:
             head.append(f"  +{m.words_added} −{m.words_removed} words", STYLES["muted"])
         lines = [head]
@@ -414,8 +422,8 @@ class DiffSummaryView:
             table.add_row(sec, *(str(c[k]) for k in KINDS))
         table.add_row("total", *(str(self.counts["total"][k]) for k in KINDS), style="bold")
         yield table
-        yield Text(f"{self.counts['typography_only']} of the changed and moved differ only in "
-                   "quotes, dashes or spacing", STYLES["muted"])
+        yield Text(_("{count} of the changed and moved differ only in quotes, dashes or "
+                     "spacing").format(count=self.counts["typography_only"]), STYLES["muted"])
 
 
 class HistoryView:
@@ -427,12 +435,15 @@ class HistoryView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         for i, s in enumerate(self.steps):
-            what = {"added": "first appears" if i == 0 else "added", "removed": "gone"}.get(
-                s.change, s.change)
+            what = {
+                "added": _("first appears") if i == 0 else _("added"), "removed": _("gone"),
+                "unchanged": _("unchanged"), "changed": _("changed"), "moved": _("moved"),
+                "split": _("split"), "merged": _("merged"),
+            }.get(s.change, s.change)
             if s.typography:
-                what += " (quotes and spacing only)"
+                what += " " + _("(quotes and spacing only)")
             elif s.refs_only:
-                what += " (cross-reference numbers only)"
+                what += " " + _("(cross-reference numbers only)")
             line = styled((f"{s.edition}  ", STYLES["muted"]), (s.number or "—", STYLES["number"]),
                           (f"  {what}", ""))
             yield line
@@ -462,12 +473,14 @@ class ParallelView:
         yield table
         if first.right.rule is not None and not first.same_date:
             yield Text(
-                f"{first.right.edition} is the nearest {self.langs[1]} edition: its text may "
-                f"differ from {first.left.edition}.", STYLES["muted"])
+                _("{edition} is the nearest {lang} edition: its text may differ from {other}.").format(
+                    edition=first.right.edition, lang=self.langs[1], other=first.left.edition),
+                STYLES["muted"])
 
     def _cell(self, side, number: str) -> Text:
         if side.rule is None:
-            return Text(f"{number}: not in {side.edition or 'this language'}", "italic yellow")
+            return Text(_("{number}: not in {edition}").format(
+                number=number, edition=side.edition or _("this language")), "italic yellow")
         r = side.rule
         label = EXAMPLE_LABELS.get(side.edition.split("-")[0], "Example:")
         t = styled((r.number + " ", STYLES["number"]), (with_refs(r.text), STYLES["title"] if r.title else ""))

@@ -129,7 +129,8 @@ def current(root: str) -> str | None:
     except OSError:
         return None
     path = os.path.join(root, name)
-    return path if name and os.path.exists(os.path.join(path, DB)) else None
+    complete = os.path.exists(os.path.join(path, DB)) and os.path.isdir(os.path.join(path, INDEX))
+    return path if name and complete else None
 
 
 def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:

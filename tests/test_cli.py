@@ -129,7 +129,7 @@ def test_editions_json():
 def test_editions_table():
     out = run("editions").output
     assert out.splitlines()[0].split() == ["edition", "·", "source", "sect", "rules", "sub", "ex", "gloss", "refs"]
-    assert "en-2026-08-07                            147  1173 1989 277   739 1930/1930" in out
+    assert "en-2026-08-07  August 7, 2026              147  1173 1989 277   739 1930/1930" in out
     assert "en-2010-07-16 (partial)" in out
     assert "MagicCompRules-2026-08-07.txt" in out
 
@@ -546,3 +546,58 @@ def test_search_parallel():
     assert twins["702.19"] == {"edition": "en-2019-01-25", "number": "702.19", "title": "Trample", "text": "Trample"}
     out = run("search", "пробивной", "удар", "--parallel", "en", "--limit", "2").output
     assert "en-2019-01-25" in out
+
+
+# --------------------------------------------------------------------------- found in review
+
+
+def test_scope_with_nothing_in_it_finds_nothing():
+    run("search", "trample", "--edition", "en-2009-02-01", "--section", "702", code=1)
+    run("search", "deathtouch", "--section", "999", code=1)
+
+
+def test_very_long_query_is_one_line():
+    result = run("search", "deathtouch " * 1000, code=2)
+    assert len(result.error.splitlines()) == 1
+
+
+def test_blank_in_a_card_name_is_not_italics():
+    assert "Wolf in ________ Clothing" in run("rule", "123.6a").output
+
+
+def test_lookalike_letters_in_search_and_uppercase():
+    data = json.loads(run("search", "105.2с", "--json").output)  # Cyrillic es
+    assert data["hits"] and all(h["number"].startswith("105.2c") for h in data["hits"])
+    assert run("rule", "105.2С").output.startswith("en-2026-08-07\n105.2c")  # uppercase Cyrillic
+
+
+def test_wildcards_are_not_spell_corrected():
+    data = json.loads(run("search", "indestr*", "--json").output)
+    assert data["corrections"] == [] and data["searched"] == "indestr*"
+
+
+def test_export_accepts_json():
+    assert run("export", "pl-2013-11-01", "--json").output.count("\n") == 18
+
+
+def test_empty_diff_says_nothing():
+    assert run("diff", "en-2019-01-25", "en-2022-11-18", "--section", "999").output == (
+        "en-2019-01-25 → en-2022-11-18: nothing\n"
+    )
+
+
+def test_usage_errors_are_one_line():
+    for args in (["search", "trample", "--limit", "0"], ["refs", "702.19", "--depth", "9"], ["rule"]):
+        result = run(*args, code=2)
+        assert len(result.error.splitlines()) == 1, result.error
+        assert result.error.startswith("crlookup ")
+
+
+def test_example_dropped_is_still_the_same_rule():
+    data = json.loads(run("diff", "en-2024-07-30", "en-2026-08-07", "--section", "510.2", "--json").output)
+    assert [(d["kind"], d["old"]["number"], d["new"]["number"]) for d in data] == [("changed", "510.2", "510.2")]
+
+
+def test_partial_edition_lost_sections_are_not_removals():
+    data = json.loads(run("diff", "en-2022-11-18", "en-2024-07-30", "--section", "100", "--json").output)
+    assert data == []

@@ -13,8 +13,8 @@ from crlookup.cli import cli
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 EXAMPLES = [
-    (m.group(1), m.group(2))
-    for m in re.finditer(r"```console\n\$ crlookup ([^\n]+)\n(.*?)```", README, re.S)
+    (m.group(1) or "", m.group(2), m.group(3))
+    for m in re.finditer(r"```console\n\$ ((?:[A-Z_]+=\S+ )*)crlookup ([^\n]+)\n(.*?)```", README, re.S)
 ]
 
 
@@ -22,9 +22,16 @@ def test_readme_has_examples():
     assert len(EXAMPLES) >= 4
 
 
-@pytest.mark.parametrize("command, expected", EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_readme_example(command, expected):
-    result = CliRunner().invoke(cli, shlex.split(command), env={"COLUMNS": "80", "NO_COLOR": "1"})
+@pytest.mark.parametrize("env, command, expected", EXAMPLES, ids=[e + c for e, c, _ in EXAMPLES])
+def test_readme_example(env, command, expected):
+    from crlookup import i18n
+
+    variables = dict(pair.split("=", 1) for pair in env.split())
+    i18n.reset()
+    result = CliRunner().invoke(
+        cli, shlex.split(command), env={"COLUMNS": "80", "NO_COLOR": "1", **variables}
+    )
+    i18n.reset()
     shown = result.stdout + result.stderr
     assert [l.rstrip() for l in shown.splitlines()] == expected.splitlines()
 

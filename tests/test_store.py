@@ -124,3 +124,12 @@ def test_two_processes_building_at_once(tmp_path):
     assert all(p.returncode == 0 for p in procs)
     assert paths[0] == paths[1]  # the second waited and used the first one's build
     assert len([p for p in home.iterdir() if p.name.startswith("library-")]) == 1
+
+
+def test_library_without_its_index_is_rebuilt(private_home):
+    import shutil
+
+    shutil.rmtree(Path(store.current(str(private_home))) / store.INDEX)
+    lib = store.open_library(str(private_home))
+    assert (Path(lib.path) / store.INDEX).is_dir()
+    lib.close()

@@ -27,7 +27,8 @@ _SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 # "100.1. Text", "100.1a Text", and the typos "119.1d. Text", "606.5 Text", "901.4.All",
 # "702. 37a Text" (2009-07-11).
 RULE_LINE = re.compile(r"^(\d{3}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"(]))(.*)$")
-_ITALIC = re.compile(r"(?<![\w/])_(?=\S)(.+?)(?<=\S)_(?![\w/])")
+# "_Magic_" is italic; "Wolf in ________ Clothing" (a card name with a blank) is not.
+_ITALIC = re.compile(r"(?<![\w/_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w/_])")
 EXAMPLE = "Example:"
 
 
