@@ -56,6 +56,8 @@ class Links:
 
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     """The rule's number and change in each edition of its language, oldest first."""
+    if "." not in number:
+        return _headings(lib, edition, number)
     links = Links(lib, lib.edition(edition).lang)
     infos, by_new = links.infos, links.by_new
     found = {ed: Step(ed, num, "", None) for ed, num in links.numbers(edition, number).items()}
@@ -78,4 +80,30 @@ def timeline(lib: Library, edition: str, number: str) -> list[Step]:
             m = ms.get((last.number, None))
             if m is not None and m.kind == "removed":
                 steps.append(Step(new_ed, None, "removed", (old_ed, last.number)))
+    return steps
+
+
+def _headings(lib: Library, edition: str, number: str) -> list[Step]:
+    """A chapter or section: the editions that have its number, and whether its title changed.
+
+    Headings are not aligned (their rules are); the same number is the same heading.
+    """
+    lang = lib.edition(edition).lang
+    steps: list[Step] = []
+    previous = None
+    for e in lib.editions():
+        if e.lang != lang:
+            continue
+        here = lib.get(e.id, number)
+        if here is None:
+            if previous and not e.partial:
+                steps.append(Step(e.id, None, "removed", previous))
+                previous = None
+            continue
+        if previous is None:
+            steps.append(Step(e.id, number, "added", None))
+        else:
+            before = lib.get(*previous)
+            steps.append(Step(e.id, number, "unchanged" if before.title == here.title else "changed", previous))
+        previous = (e.id, number)
     return steps

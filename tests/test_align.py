@@ -87,3 +87,10 @@ def test_history_of_a_moved_rule(library):
     steps = {s.edition: s for s in history.timeline(library, "en-2026-08-07", "112.1")}
     assert steps["en-2019-01-25"].number == "111.1"
     assert steps["en-2022-11-18"].number == "112.1" and steps["en-2022-11-18"].change == "moved"
+
+
+def test_history_of_a_section(library):
+    steps = history.timeline(library, "en-2026-08-07", "702")
+    assert steps[0].edition == "en-2009-07-11" and steps[0].change == "added"
+    assert {s.change for s in steps[1:]} == {"unchanged"}
+    assert "en-2010-07-16" not in [s.edition for s in steps]  # the page has no 702 heading
