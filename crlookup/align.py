@@ -156,12 +156,13 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
     )
 
     # a subrule that became a rule, or a rule that became a subrule: near-identical text only
-    _best_pairs(
-        [r.number for r in olds if r.number not in pairs],
-        [r.number for r in news if r.number not in taken],
-        text_a, text_b, 90.0, pair,
-        allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
-    )
+    for old_kind, new_kind in (("subrule", "rule"), ("rule", "subrule")):
+        _best_pairs(
+            [r.number for r in olds if r.kind == old_kind and r.number not in pairs],
+            [r.number for r in news if r.kind == new_kind and r.number not in taken],
+            text_a, text_b, 90.0, pair,
+            allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
+        )
     # split / merged: an unmatched entry whose text lives on inside a matched one nearby
     # (under the counterpart of its rule, or beside its siblings' counterparts)
     counterpart_of = {b: a for a, b in pairs.items()}
@@ -202,17 +203,34 @@ def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None
         return
     from rapidfuzz import fuzz, process
 
-    choices = [text_b[n] for n in right]
+    # ratio >= cutoff needs lengths within a factor of cutoff / (200 - cutoff) of each other:
+    # compare each text only with the window of texts of a possible length
+    from bisect import bisect_left, bisect_right
+
+    by_length = sorted(range(len(right)), key=lambda j: len(text_b[right[j]]))
+    lengths = [len(text_b[right[j]]) for j in by_length]
+    factor = max(cutoff, 1.0) / (200.0 - max(cutoff, 1.0))
+
+    def window(n: str) -> list[int]:
+        la = len(text_a[n])
+        return by_length[bisect_left(lengths, la * factor): bisect_right(lengths, la / factor)]
+
     # Keeping its number counts for SAME_NUMBER_BONUS points: when a rule is rewritten, the
     # rewrite at its own number beats a neighbour that happens to share more words.
-    candidates = [
-        (score + (SAME_NUMBER_BONUS if n == right[j] else 0), i, j)
-        for i, n in enumerate(left)
-        for _, score, j in process.extract(
-            text_a[n], choices, scorer=fuzz.ratio, score_cutoff=cutoff - SAME_NUMBER_BONUS, limit=5
+    position = {n: j for j, n in enumerate(right)}
+    candidates = []
+    for i, n in enumerate(left):
+        near = window(n)
+        found = process.extract(
+            text_a[n], [text_b[right[j]] for j in near], scorer=fuzz.ratio,
+            score_cutoff=cutoff, limit=5,
         )
-    ]
-    candidates = [c for c in candidates if c[0] >= cutoff]
+        candidates += [(score, i, near[k]) for _, score, k in found if right[near[k]] != n]
+    for i, n in enumerate(left):
+        if n in position:
+            score = fuzz.ratio(text_a[n], text_b[n]) + SAME_NUMBER_BONUS
+            if score >= cutoff:
+                candidates.append((score, i, position[n]))
     used_l: set[int] = set()
     used_r: set[int] = set()
     for score, i, j in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
