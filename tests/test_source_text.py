@@ -239,6 +239,8 @@ def test_truncated_file_keeps_what_it_has():
     cut = data[: data.index(b"\n702.19b")]
     [e] = text.read(Path("cut.txt"), cut)
     assert e.rules[-1].number == "702.19a"
+    assert e.partial  # the contents list names sections the body lacks
+    assert any("sections in the contents are missing from the body (703, 704" in n for n in e.notes)
 
 
 @settings(max_examples=200, deadline=None)

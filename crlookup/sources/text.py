@@ -72,6 +72,14 @@ def read(path: Path, data: bytes) -> list[Edition]:
         credits = _find(lines, "Credits", end + 1)
         entries = read_glossary(lines, end + 1, len(lines) if credits is None else credits, file)
     title = clean(lines[0].strip()) or "Magic: The Gathering Comprehensive Rules"
+    # a file cut short still parses: its contents list tells what is missing
+    listed = {m.group(1) for line in lines[:start] if (m := _SECTION.match(line.strip()))}
+    missing = sorted(listed - {r.number for r in tree.rules() if r.kind == "section"})
+    if missing:
+        tree.notes.append(
+            f"{len(missing)} sections in the contents are missing from the body "
+            f"({', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}): partial"
+        )
     return [
         Edition(
             lang="en",
@@ -80,6 +88,7 @@ def read(path: Path, data: bytes) -> list[Edition]:
             rules=tree.rules(),
             glossary=tuple(entries),
             title=title,
+            partial=bool(missing),
             notes=tuple(tree.notes),
         )
     ]
