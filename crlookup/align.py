@@ -282,9 +282,11 @@ def _children(rules: list[Rule]) -> dict[str, list[str]]:
 
 
 def _keyword_names(rules: list[Rule]) -> set[str]:
+    from crlookup.library import KEYWORD_SECTIONS
+
     return {
         fold(r.title) for r in rules
-        if r.kind == "rule" and r.title and r.number.split(".")[0] in ("701", "702", "502")
+        if r.kind == "rule" and r.title and r.number.split(".")[0] in KEYWORD_SECTIONS
     }
 
 

@@ -29,9 +29,9 @@ class Pair(NamedTuple):
 
 def counterpart_edition(lib: Library, edition: str, number: str, lang: str, links: Links | None = None):
     """(edition of `lang`, number there) for the rule, through same-date editions; or None."""
-    infos = {e.id: e for e in lib.editions()}
+    links = links or Links(lib, lib.edition(edition).lang)
+    infos = links.infos  # loaded once with the links, not again for every number
     source = infos[edition]
-    links = links or Links(lib, source.lang)
     numbers = links.numbers(edition, number)
     candidates = []
     for target in (e for e in infos.values() if e.lang == lang):

@@ -259,8 +259,9 @@ def _parallel(number, edition_id, parallel, alone, as_json, pager):
         )
     if edition_id:
         lib, edition, found = _entry(number, edition_id, as_json)
-        if lib.edition(edition).lang != langs[0]:
-            langs = [lib.edition(edition).lang, langs[1] if langs[1] != lib.edition(edition).lang else langs[0]]
+        own = lib.edition(edition).lang
+        if own != langs[0]:  # the edition's language goes first; the other one beside it
+            langs = [own, langs[1] if langs[1] != own else langs[0]]
     else:
         lib, edition, found = _entry(number, None, as_json, langs[0])
     lib.edition(lang=langs[1])  # NotFound if the library has no edition in that language
