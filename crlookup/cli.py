@@ -396,6 +396,43 @@ def _twins(lib, hits, lang: str, other: str) -> dict[int, dict]:
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Answer from this edition."))
+@click.option("--lang", metavar="L", help=N_("Language of the rules shown: en or ru (default: the question's)."))
+@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
+@json_option
+@pager_option
+def ask(words, edition_id, lang, limit, as_json, pager):
+    """Answer a rules question with the rules that decide it, best first, and why.
+
+    The question is read for keyword abilities and actions, glossary terms, card types,
+    zones, steps and counters (misspellings and word forms too); questions in English or
+    Russian. Answers come from the newest edition unless --edition says otherwise.
+
+    Example: crlookup ask "Can I activate two loyalty abilities of a planeswalker in one turn?"
+    """
+    from crlookup import ask as asking
+
+    question = " ".join(words).strip()
+    if not question:
+        raise Failure(_("ask: expected a question"), BAD_INPUT)
+    lib = open_library(as_json)
+    try:
+        asked = asking.ask(lib, question, edition=edition_id, lang=lang, limit=limit)
+    except asking.QuestionError as e:
+        raise Failure(f"ask: {e}", BAD_INPUT) from None
+    if as_json:
+        emit_json([a.to_dict() for a in asked.answers])
+    else:
+        from crlookup import render
+
+        lex = asking.lexicon(lib, asked.searched)
+        show(render.AnswersView(asked, lex), pager)
+    if not asked.answers:
+        raise Failure(_("no rule matches the question {question!r}").format(question=question), NOT_FOUND)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
 @click.option("--lang", metavar="L", help=N_("Glossary language (default: from the term's script)."))
 @click.option("--edition", "edition_id", metavar="ID", help=N_("Edition whose glossary to use."))
 @json_option

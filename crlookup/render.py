@@ -283,6 +283,36 @@ class SearchView:
                            (shown, "italic")), 4, width)
 
 
+class AnswersView:
+    """`ask`: how the question was read, then each answer with its text and why it was chosen."""
+
+    def __init__(self, asked, lexicon):
+        self.asked = asked
+        self.lexicon = lexicon
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        q = self.asked.question
+        read = []
+        for k, named in q.terms:
+            t = self.lexicon.terms[k]
+            where = f" {t.number}" if t.number else ""
+            read.append(f"{named} ({t.label}{where})")
+        read += [f"{typed} → {fixed}" for typed, fixed in q.corrections]
+        if read:
+            yield from hanging(styled((_("Read as: "), STYLES["muted"]), ("; ".join(read), "italic")), 0, width)
+        for i, a in enumerate(self.asked.answers, 1):
+            yield Text()
+            yield styled(
+                (f"{i}. ", STYLES["muted"]), (a.number, STYLES["number"]),
+                (" " + a.title if a.title else "", STYLES["title"]),
+                (f"  {a.edition} · " + _("score {score}").format(score=a.score), STYLES["muted"]),
+            )
+            yield from hanging(with_refs(a.text), 3, width)
+            for reason in a.why:
+                yield from hanging(Text("· " + reason, STYLES["muted"]), 3, width)
+
+
 def marked(snippet: str) -> Text:
     """A snippet whose matched words are between \x01 and \x02, with those words highlighted."""
     t = Text()

@@ -1,0 +1,574 @@
+"""Rules questions: read a question for the game's own terms, find the rules that decide it, say why.
+
+A question is read against one edition (the newest of the question's language unless told
+otherwise) through that edition's *lexicon*, built once from its rules and glossary:
+
+- the **terms** the edition names: keyword abilities and actions (701.x/702.x titles), section
+  titles (card types, zones, steps and phases, "Life", "Counters"...) and glossary headwords;
+  each with the entries that define it (its rule and subrules, or what its glossary entry
+  cites) and the entries whose text names it;
+- every entry's stemmed words, with its rule's and section's titles as context, as postings.
+
+Reading a question: words are case-folded and stemmed with the index's stemmers (so
+"blocking", "blocked" and "blocks" are one word), misspelled words are read as the nearest word
+the edition uses (rapidfuzz), number words become digits ("three" also looks for "3"), and
+question boilerplate ("what happens if", "can I") and stop words are dropped. Then every term
+the question names is recognised, longest first ("first strike" before "strike").
+
+Ranking combines evidence, each piece kept as a reason shown to the user: BM25 over the words
+(with how much of the question an entry covers), the terms' defining entries, entries naming
+a term with its words in order, and the rules the defining entries cite (one reference
+followed). Bare headings ("702.19. Trample") are never answers; their subrules are. A rule
+with subrules gives way to the subrule that states the answer.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from array import array
+from typing import NamedTuple
+
+from crlookup.i18n import N_, _
+from crlookup.library import KEYWORD_SECTIONS, Library
+from crlookup.model import fold
+
+LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
+LEXICON_VERSION = 2
+MAX_WORDS = 200
+
+# how much each part of an entry counts when a question word occurs in it
+TEXT, EXAMPLE, RULE_TITLE, SECTION_TITLE = 1.0, 0.3, 0.6, 0.25
+K1, B = 1.2, 0.75  # BM25
+HOME, MENTION, CITED = 1.0, 0.8, 0.5  # evidence from the terms recognised (times the term's weight)
+PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
+CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
+SHORTLIST = 300  # entries re-scored for phrases
+MAX_TERM_WORDS = 4
+
+_TOKEN = re.compile(r"\d+|[^\W\d_]+", re.U)
+_CHAPTER_KIND = {
+    "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
+    "5": N_("turn structure"), "6": N_("spells and abilities"), "7": N_("additional rule"),
+    "8": N_("multiplayer rule"), "9": N_("casual variant"),
+}
+_KIND = {"701": N_("keyword action"), "702": N_("keyword ability"), "glossary": N_("glossary term")}
+
+NUMBER_WORDS = {
+    "en": {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+           "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "once": "1",
+           "twice": "2"},
+    "ru": {"ноль": "0", "нуль": "0", "один": "1", "одна": "1", "одно": "1", "два": "2", "две": "2",
+           "три": "3", "четыре": "4", "пять": "5", "шесть": "6", "семь": "7", "восемь": "8",
+           "девять": "9", "десять": "10", "двадцать": "20"},
+}
+
+# Words a question is phrased with rather than about (added to each language's stop words).
+BOILERPLATE = {
+    "en": """happen happens happened happening work works working would could should get gets
+        got still really actually exactly possible allowed also ok okay mtg magic rule rules
+        question anyone someone know way something thing things like want wanted need say says
+        said go goes going let lets does doing did whether mean means correct right wrong
+        just even though since either yes able card's situation case thanks please hi hello
+        understand explain isn't doesn't can't don't won't""".split(),
+    "ru": """происходит произойдет произойдёт будет случится случается правило правила правилам
+        правилу могу может можно ли работает работают вопрос подскажите пожалуйста скажите
+        просто вообще это этот эта эти этим всё все что если как когда такое такой ситуация
+        ситуации значит верно правильно ведь разве нужно надо должен должна должны""".split(),
+}
+# Stop words that decide rules questions ("before", "each", "no") are kept.
+KEEP = {"en": {"before", "after", "during", "until", "each", "all", "no", "not", "only", "same",
+               "other", "up", "down", "out", "under", "more", "than", "own", "against", "between",
+               "into", "off", "once", "few", "most", "both", "any"},
+        "ru": {"перед", "после", "до", "без", "не", "нет", "больше", "более", "другой", "один",
+               "два", "три", "каждый"}}
+
+
+class Analyzer:
+    """Words of a text as the lexicon matches them: folded, stemmed, stop words marked."""
+
+    def __init__(self, lang: str):
+        self.lang = lang if lang in NUMBER_WORDS else "en"
+        if self.lang == "ru":
+            from whoosh.lang.snowball.russian import RussianStemmer
+
+            self._stem = RussianStemmer().stem
+        else:
+            from whoosh.lang.porter2 import stem
+
+            self._stem = stem
+        self._cache: dict[str, str] = {}
+        self.stop = _stop_words(self.lang)
+
+    def stem(self, word: str) -> str:
+        s = self._cache.get(word)
+        if s is None:
+            s = self._cache[word] = self._stem(word) if not word.isdigit() else word
+        return s
+
+    def words(self, text: str) -> list[str]:
+        """The folded words of `text` (digits kept; single letters other than x dropped)."""
+        return [w for w in _TOKEN.findall(fold(text)) if len(w) > 1 or w.isdigit() or w == "x"]
+
+    def stems(self, text: str) -> list[str]:
+        """The stems of `text` that count, in order (stop words left out)."""
+        return [self.stem(w) for w in self.words(text) if w not in self.stop]
+
+
+def _stop_words(lang: str) -> frozenset[str]:
+    from whoosh.analysis import STOP_WORDS
+    from whoosh.lang import stopwords_for_language
+
+    words = set(stopwords_for_language("russian" if lang == "ru" else "english"))
+    if lang == "en":
+        words |= set(STOP_WORDS)
+    words = (words - KEEP[lang]) | set(BOILERPLATE[lang])
+    return frozenset(fold(w).replace("'", "").replace("’", "") for w in words) | {"s", "t"}
+
+
+# --------------------------------------------------------------------------- the lexicon
+
+
+class Term(NamedTuple):
+    """A game term the edition names, and where it is defined."""
+
+    name: str  # as the edition writes it: "Trample", "Untap Step", "Loyalty Ability"
+    kind: str  # a key of _KIND or a chapter digit of _CHAPTER_KIND
+    number: str  # the rule or section defining it ("" for a glossary term citing nothing)
+    stems: tuple[str, ...]
+    homes: tuple[tuple[int, int], ...]  # ranges of entry positions [lo, hi) that define it
+    mentions: int  # how many entries name it (its words in order)
+
+    @property
+    def label(self) -> str:
+        kind = _KIND.get(self.kind) or _CHAPTER_KIND.get(self.kind[:1], "")
+        return _(kind) if kind else ""
+
+
+class Lexicon:
+    """One edition read for answering questions (see the module docstring)."""
+
+    def __init__(self, data: dict):
+        self.__dict__.update(data)
+        self._analyzer: Analyzer | None = None
+
+    @property
+    def analyzer(self) -> Analyzer:
+        if self._analyzer is None:
+            self._analyzer = Analyzer(self.lang)
+        return self._analyzer
+
+    def data(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+def build_lexicon(lib: Library, edition: str) -> Lexicon:
+    """Read every entry and glossary term of `edition` into a lexicon."""
+    lang = lib.edition(edition).lang
+    an = Analyzer(lang)
+    entries = list(lib.entries(edition))
+    numbers = [r.number for r in entries]
+    position = {n: i for i, n in enumerate(numbers)}
+    kinds = [r.kind for r in entries]
+    titles: dict[str, str] = {r.number: r.title for r in entries if r.title}
+
+    # the entries a number covers: itself and its subtree, contiguous in document order
+    depth = {"chapter": 0, "section": 1, "rule": 2, "subrule": 3}
+    ends = [len(entries)] * len(entries)
+    stack: list[int] = []
+    for i, r in enumerate(entries):
+        while stack and depth[kinds[stack[-1]]] >= depth[r.kind]:
+            ends[stack.pop()] = i
+        stack.append(i)
+
+    answerable = [
+        r.kind in ("rule", "subrule") and bool(r.text) and r.text != r.title for r in entries
+    ]
+    sequences: list[list[str]] = []
+    postings: dict[str, dict[int, float]] = {}
+    lengths = array("f")
+    vocab: dict[str, int] = {}
+    parents = array("i")
+    for i, r in enumerate(entries):
+        head = r.number.split(".")[0]
+        rule = r.number.rstrip("abcdefghijkmnpqrstuvwxyz") if r.kind == "subrule" else ""
+        parents.append(position.get(rule, -1))
+        for w in an.words(" ".join((r.title, r.text, *r.examples))):
+            vocab[w] = vocab.get(w, 0) + 1
+        seq = an.stems(r.text)
+        sequences.append(seq)
+        if not answerable[i]:
+            lengths.append(0.0)
+            continue
+        weights: dict[str, float] = {}
+        parts = [(seq, TEXT), (an.stems(" ".join(r.examples)), EXAMPLE),
+                 (an.stems(titles.get(rule, "")), RULE_TITLE),
+                 (an.stems(titles.get(head, "")), SECTION_TITLE)]
+        for stems, weight in parts:
+            for s in stems:
+                weights[s] = weights.get(s, 0.0) + weight
+        lengths.append(sum(weights.values()))
+        for s, w in weights.items():
+            postings.setdefault(s, {})[i] = w
+    for g in lib.glossary(edition):
+        for w in an.words(g.term):
+            vocab[w] = vocab.get(w, 0) + 1
+
+    # terms: keyword titles, other titled rules, section titles, glossary headwords
+    found: dict[tuple, dict] = {}
+
+    def add(name: str, kind: str, number: str, targets: list[str]) -> None:
+        stems = tuple(an.stems(name))[:MAX_TERM_WORDS]
+        homes = [(position[t], ends[position[t]]) for t in targets if t in position]
+        if not stems or not homes and kind != "glossary":
+            return
+        term = found.setdefault(stems, {"name": name, "kind": kind, "number": number, "homes": []})
+        if term["kind"] == "glossary" and kind != "glossary":  # the rule names it better
+            term.update(name=name, kind=kind, number=number)
+        term["homes"] += [h for h in homes if h not in term["homes"]]
+
+    for r in entries:
+        head = r.number.split(".")[0]
+        if r.kind == "rule" and r.title:
+            add(r.title, head if head in KEYWORD_SECTIONS[:2] else head[:1], r.number, [r.number])
+        elif r.kind == "section" and r.title and not r.number.endswith("00"):
+            add(r.title, head[:1], r.number, [r.number])
+    for g in lib.glossary(edition):
+        targets = [t for ref in g.refs for t in ref.targets]
+        number = targets[0] if targets else ""
+        for name in g.headwords or (g.term,):
+            add(name, "glossary", number, targets)
+
+    index = {stems: k for k, stems in enumerate(found)}
+    mentions: list[set[int]] = [set() for _ in found]
+    for i, seq in enumerate(sequences):
+        if not answerable[i]:
+            continue
+        for n in range(1, MAX_TERM_WORDS + 1):
+            for j in range(len(seq) - n + 1):
+                k = index.get(tuple(seq[j : j + n]))
+                if k is not None:
+                    mentions[k].add(i)
+    terms = [
+        Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]))
+        for k, (stems, t) in enumerate(found.items())
+    ]
+    cites = [
+        tuple(sorted({position[t] for ref in r.refs for t in ref.targets if t in position}))
+        for r in entries
+    ]
+    cited_by = array("H", [0] * len(entries))
+    for targets in cites:
+        for t in targets:
+            cited_by[t] += 1
+    packed = {
+        s: (array("H", list(docs)), array("f", list(docs.values())))
+        for s, docs in postings.items()
+    }
+    n = sum(answerable)
+    return Lexicon({
+        "version": LEXICON_VERSION, "edition": edition, "lang": lang, "numbers": numbers,
+        "kinds": kinds, "titles": titles, "parents": parents, "lengths": lengths,
+        "average": sum(lengths) / max(n, 1), "count": n, "postings": packed, "vocab": vocab,
+        "terms": terms, "term_index": index, "cites": cites,
+        "mention_sets": [array("H", sorted(m)) for m in mentions],
+        "sequences": [" " + " ".join(seq) + " " if answerable[i] else "" for i, seq in enumerate(sequences)],
+        "cited_by": cited_by,
+    })
+
+
+def lexicon(lib: Library, edition: str) -> Lexicon:
+    """The edition's lexicon: saved with the library when it was built, else built now and kept."""
+    import pickle
+
+    path = os.path.join(lib.path, LEXICON_DIR, edition + ".pickle")
+    try:
+        with open(path, "rb") as f:
+            data = pickle.load(f)
+        if data.get("version") == LEXICON_VERSION:
+            return Lexicon(data)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, TypeError):
+        pass
+    lex = build_lexicon(lib, edition)
+    save_lexicon(lex, lib.path)
+    return lex
+
+
+def save_lexicon(lex: Lexicon, library_path: str) -> None:
+    """Keep the lexicon beside the library (written whole, then renamed into place)."""
+    import pickle
+    import tempfile
+
+    folder = os.path.join(library_path, LEXICON_DIR)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(lex.data(), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, os.path.join(folder, lex.edition + ".pickle"))
+    except OSError:
+        pass  # a read-only library: the lexicon is rebuilt next time
+
+
+def build_lexicons(db_path: str, editions: list[str]) -> None:
+    """Build and save the lexicons of `editions` (run while the library is being built)."""
+    from crlookup.store import _connect  # noqa: PLC0415 (store imports this module lazily)
+
+    lib = Library(os.path.dirname(db_path), _connect(db_path))
+    try:
+        for edition in editions:
+            save_lexicon(build_lexicon(lib, edition), lib.path)
+    finally:
+        lib.close()
+
+
+# --------------------------------------------------------------------------- reading a question
+
+
+class Word(NamedTuple):
+    typed: str  # as written in the question (folded)
+    read: str  # the word searched for (a correction, or the typed word)
+    stem: str
+
+
+class Question(NamedTuple):
+    """A question as understood: its words, the corrections made, the terms recognised."""
+
+    text: str
+    lang: str
+    words: tuple[Word, ...]  # the words that count, in order
+    terms: tuple[tuple[int, str], ...]  # (term position in the lexicon, the words that named it)
+    numbers: tuple[str, ...]  # numbers written in the question ("20 life")
+
+    @property
+    def corrections(self) -> list[tuple[str, str]]:
+        return [(w.typed, w.read) for w in self.words if w.typed != w.read and not w.read.isdigit()]
+
+
+class QuestionError(ValueError):
+    """A question that cannot be read (the message says why, in one line)."""
+
+
+def detect_lang(text: str) -> str:
+    """The question's language from its script: Cyrillic is Russian, anything else English."""
+    return "ru" if re.search(r"[\u0400-\u04ff]", text) else "en"
+
+
+def understand(lex: Lexicon, text: str) -> Question:
+    """Read `text` against the lexicon: words, corrections, numbers and recognised terms."""
+    an = lex.analyzer
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if not text:
+        raise QuestionError(_("the question is empty"))
+    if len(text.split()) > MAX_WORDS:
+        raise QuestionError(_("a question of at most {count} words, please").format(count=MAX_WORDS))
+    numbers_ = NUMBER_WORDS[an.lang]
+    words: list[Word] = []
+    for typed in an.words(text):
+        if typed in an.stop:
+            continue
+        read = typed
+        if typed in numbers_:
+            read = numbers_[typed]
+        elif not typed.isdigit() and len(typed) >= 4 and not _known(lex, typed):
+            read = _nearest(lex, typed) or typed
+        if read in an.stop:
+            continue
+        words.append(Word(typed, read, an.stem(read)))
+    stems = [w.stem for w in words]
+    terms: list[tuple[int, str]] = []
+    taken = [False] * len(stems)
+    for n in range(MAX_TERM_WORDS, 0, -1):  # longest first: "first strike" before "strike"
+        for j in range(len(stems) - n + 1):
+            if any(taken[j : j + n]):
+                continue
+            k = lex.term_index.get(tuple(stems[j : j + n]))
+            if k is not None:
+                taken[j : j + n] = [True] * n
+                terms.append((k, " ".join(w.typed for w in words[j : j + n])))
+    found_numbers = tuple(w.read for w in words if w.read.isdigit())
+    return Question(text, lex.lang, tuple(words), tuple(terms), found_numbers)
+
+
+def _known(lex: Lexicon, word: str) -> bool:
+    return word in lex.vocab or lex.analyzer.stem(word) in lex.postings
+
+
+def _nearest(lex: Lexicon, word: str) -> str | None:
+    from rapidfuzz import fuzz, process
+
+    cutoff = 80 if len(word) < 7 else 75
+    choices = process.extract(word, lex.vocab.keys(), scorer=fuzz.ratio, limit=5, score_cutoff=cutoff)
+    if not choices:
+        return None
+    return max(choices, key=lambda c: (c[1], lex.vocab[c[0]]))[0]
+
+
+# --------------------------------------------------------------------------- answering
+
+
+class Answer(NamedTuple):
+    """One rule that decides the question, with the evidence that chose it."""
+
+    edition: str
+    number: str
+    title: str  # the rule's title, or its parent rule's ("Trample" for 702.19c)
+    text: str
+    score: float
+    why: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"edition": self.edition, "number": self.number, "title": self.title,
+                "text": self.text, "score": self.score, "why": list(self.why)}
+
+
+def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> list[Answer]:
+    """The entries of the lexicon's edition that best decide `question`, best first."""
+    scores, reasons = rank(lex, question)
+    best = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
+    out = []
+    for i in best:
+        number = lex.numbers[i]
+        rule = lib.get(lex.edition, number)
+        parent = lex.parents[i]
+        title = lex.titles.get(lex.numbers[parent], "") if parent >= 0 else rule.title
+        out.append(Answer(lex.edition, number, title, rule.text, round(scores[i], 2),
+                          tuple(_explain(lex, question, reasons[i]))))
+    return out
+
+
+def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, dict]]:
+    """Every entry with some evidence for the question: its score and the evidence."""
+    weights: dict[str, float] = {}
+    for w in question.words:
+        weights[w.stem] = weights.get(w.stem, 0.0) + 1.0
+    weights = {s: 1.0 + 0.25 * (c - 1) for s, c in weights.items()}
+    scores: dict[int, float] = {}
+    matched: dict[int, set[str]] = {}
+    total = 0.0
+    idf: dict[str, float] = {}
+    for stem, qw in weights.items():
+        docs = lex.postings.get(stem)
+        if docs is None:
+            continue
+        positions, tfs = docs
+        df = len(positions)
+        idf[stem] = math.log(1 + (lex.count - df + 0.5) / (df + 0.5))
+        total += idf[stem]
+        for i, tf in zip(positions, tfs):
+            norm = K1 * (1 - B + B * lex.lengths[i] / lex.average)
+            scores[i] = scores.get(i, 0.0) + qw * idf[stem] * tf * (K1 + 1) / (tf + norm)
+            matched.setdefault(i, set()).add(stem)
+    for i in scores:  # how much of the question an entry covers, how central it is
+        covered = sum(idf[s] for s in matched[i]) / total
+        scores[i] *= 0.4 + 0.6 * covered
+        scores[i] += CITED_PRIOR * math.log1p(lex.cited_by[i])
+    reasons: dict[int, dict] = {i: {"words": matched[i]} for i in scores}
+    stems = [w.stem for w in question.words]
+    pairs = {(a, b) for a, b in zip(stems, stems[1:]) if a != b and a in idf and b in idf}
+    if pairs:
+        for i in sorted(scores, key=scores.__getitem__, reverse=True)[:SHORTLIST]:
+            seq = lex.sequences[i]
+            for a, b in pairs:
+                if f" {a} {b} " in seq:
+                    scores[i] += PHRASE * (idf[a] + idf[b]) / 2
+                    reasons[i].setdefault("phrases", []).append((a, b))
+
+    for k, _named in question.terms:
+        term = lex.terms[k]
+        weight = math.log((lex.count + 1) / (term.mentions + 1)) if term.mentions else 1.0
+        for lo, hi in term.homes:
+            for i in range(lo, hi):
+                if lex.lengths[i]:
+                    _add(scores, reasons, i, HOME * weight, "terms", k)
+                    for c in lex.cites[i]:
+                        if lex.lengths[c] and not lo <= c < hi:
+                            _add(scores, reasons, c, CITED * weight / 2, "cited", i)
+        if len(term.stems) > 1:
+            for i in lex.mention_sets[k]:
+                _add(scores, reasons, i, MENTION * weight, "named", k)
+    return scores, reasons
+
+
+def _add(scores: dict, reasons: dict, i: int, value: float, why: str, item) -> None:
+    r = reasons.setdefault(i, {"words": set()})
+    items = r.setdefault(why, [])
+    if item in items:
+        return
+    items.append(item)
+    scores[i] = scores.get(i, 0.0) + value
+
+
+def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
+    why = []
+    for k in reasons.get("terms", ()):
+        t = lex.terms[k]
+        where = f" ({t.number})" if t.number else ""
+        why.append(_("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where))
+    for k in reasons.get("named", ()):
+        if k not in reasons.get("terms", ()):
+            why.append(_("names “{name}”").format(name=lex.terms[k].name))
+    for i in reasons.get("cited", ())[:2]:
+        why.append(_("cited by {number}").format(number=lex.numbers[i]))
+    words = [w for w in question.words if w.stem in reasons["words"]]
+    if words:
+        shown = []
+        for w in words:
+            label = w.typed if w.typed == w.read else f"{w.typed} → {w.read}"
+            if label not in shown:
+                shown.append(label)
+        why.append(_("words matched: {words}").format(words=", ".join(shown)))
+    return why
+
+
+class Asked(NamedTuple):
+    question: Question
+    searched: str  # the edition the question was read against
+    answers: list[Answer]  # in the edition asked for (carried over from `searched` if need be)
+
+
+def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None = None,
+        limit: int = 5) -> Asked:
+    """Answer `text` from `edition`, else the newest edition of `lang`, else of its own language.
+
+    The question is read against an edition of its own language; when the rules are wanted in
+    another language, each answer is carried to its counterpart there (through same-date
+    translations and the stored alignments), and says so.
+    """
+    own = detect_lang(text)
+    target = lib.edition(edition) if edition else lib.edition(lang=lang or own)
+    searched = target if target.lang == own else lib.edition(lang=own)
+    lex = lexicon(lib, searched.id)
+    question = understand(lex, text)
+    found = answer(lib, lex, question, limit)
+    if searched.id != target.id:
+        found = _carry(lib, found, target.id)
+    return Asked(question, searched.id, found)
+
+
+def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:
+    """The answers as the counterpart rules of `target` (kept as they are where none exists)."""
+    from crlookup.bilingual import counterpart_edition
+    from crlookup.history import Links
+
+    info = lib.edition(target)
+    links = Links(lib, info.lang)
+    out = []
+    for a in found:
+        source_lang = lib.edition(a.edition).lang
+        if source_lang == info.lang:
+            twin = (target, links.numbers(a.edition, a.number).get(target))
+        else:
+            twin = counterpart_edition(lib, a.edition, a.number, info.lang)
+            if twin and twin[0] != target:
+                twin = (target, links.numbers(twin[0], twin[1]).get(target))
+        rule = lib.get(target, twin[1]) if twin and twin[1] else None
+        if rule is None:
+            out.append(a._replace(why=a.why + (_("no counterpart in {edition}").format(edition=target),)))
+            continue
+        parent = lib.get(target, rule.number.rstrip("abcdefghijkmnpqrstuvwxyz")) if rule.kind == "subrule" else rule
+        note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
+        out.append(Answer(target, rule.number, parent.title if parent else "", rule.text, a.score,
+                          a.why + (note,)))
+    return out

@@ -1,0 +1,148 @@
+"""Measure `crlookup ask` against plain `crlookup search` on rules questions: hit@1, hit@5, MRR.
+
+Two sets:
+  (a) the StackExchange questions whose answers cite rules
+      (../shared/eval/stackexchange-mtg-cited-rules.jsonl, read from there, never copied into
+      the project), titles and bodies each used as the question; lenient: a hit is a cited rule
+      or its rule/subrule (702.19 and 702.19b count for each other), since answers cite loosely
+      and in the numbering of their time;
+  (b) our own questions with gold rule numbers (tests/data/ask_questions.jsonl, and the
+      development set tests/data/ask_dev.jsonl): a hit is a gold number or a subrule of one.
+
+Both systems answer from the newest edition of the question's language (English questions
+from the newest English edition, Russian ones from the Russian edition); MRR counts the first
+hit within the top 10.
+
+    python scripts/eval_ask.py [--set se|own|dev|all] [--limit N] [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
+OWN = ROOT / "tests" / "data" / "ask_questions.jsonl"
+DEV = ROOT / "tests" / "data" / "ask_dev.jsonl"
+K = 10
+MAX_WORDS = 150  # bodies are cut to their first words, as a user pasting a question would
+
+
+def related(a: str, b: str) -> bool:
+    """The same rule, or one is a subrule (or rule) of the other."""
+    base = lambda n: n.rstrip("abcdefghijkmnpqrstuvwxyz")  # noqa: E731
+    return a == b or base(a) == b or base(b) == a
+
+
+def under(number: str, gold: str) -> bool:
+    """`number` is `gold` or a subrule of it (702.19b under 702.19; 702.19 not under 702.19b)."""
+    return number == gold or number.startswith(gold + ".") or (
+        "." in gold and number.rstrip("abcdefghijkmnpqrstuvwxyz") == gold and number != gold
+    )
+
+
+def stackexchange(path: Path, field: str, limit: int | None):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            item = json.loads(line)
+            if item.get("cited_rules"):
+                text = " ".join(item[field].split()[:MAX_WORDS])
+                yield {"question": text, "lang": "en", "gold": item["cited_rules"]}
+                if limit is not None:
+                    limit -= 1
+                    if limit <= 0:
+                        return
+
+
+def own(path: Path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+class Systems:
+    def __init__(self):
+        from crlookup import ask, index, store
+
+        self.ask, self.index = ask, index
+        self.lib = store.open_library()
+        self.editions = {lang: self.lib.edition(lang=lang).id for lang in ("en", "ru")}
+        self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
+        self.indexes = {lang: index.Index(self.lib.index_path, lang) for lang in ("en", "ru")}
+
+    def by_ask(self, text: str, lang: str) -> list[str]:
+        lex = self.lexicons[lang]
+        try:
+            q = self.ask.understand(lex, text)
+        except self.ask.QuestionError:
+            return []
+        scores, _ = self.ask.rank(lex, q)
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:K]
+        return [lex.numbers[i] for i in best]
+
+    def by_search(self, text: str, lang: str) -> list[str]:
+        try:
+            hits = self.indexes[lang].search(text, editions=(self.editions[lang],), limit=K).hits
+        except self.index.QueryError:
+            return []
+        return [h.number for h in hits if h.number]
+
+
+def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
+    out = {}
+    for name in ("ask", "search"):
+        run = systems.by_ask if name == "ask" else systems.by_search
+        h1 = h5 = rr = n = 0
+        times = []
+        for item in items:
+            n += 1
+            t = time.perf_counter()
+            found = run(item["question"], item.get("lang", "en"))
+            times.append(time.perf_counter() - t)
+            rank = next((r for r, num in enumerate(found, 1)
+                         if any(match(num, g) for g in item["gold"])), None)
+            if rank:
+                h1 += rank == 1
+                h5 += rank <= 5
+                rr += 1 / rank
+            if misses and name == "ask" and (rank is None or rank > 1):
+                print(f"  [{rank or '-'}] {item['question'][:90]}  gold {item['gold']}  got {found[:5]}")
+        out[name] = {"n": n, "hit@1": h1 / n, "hit@5": h5 / n, "mrr": rr / n,
+                     "median_ms": statistics.median(times) * 1000}
+    print(f"{label} ({out['ask']['n']} questions)")
+    for name, m in out.items():
+        print(f"  {name:6}  hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR {m['mrr']:.3f}"
+              f"  (median {m['median_ms']:.1f} ms a question)")
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--set", choices=("se", "own", "dev", "all"), default="all")
+    ap.add_argument("--file", type=Path, default=SE, help="the StackExchange set")
+    ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
+    ap.add_argument("--misses", action="store_true", help="print the questions ask misses at 1")
+    args = ap.parse_args()
+    systems = Systems()
+    if args.set in ("own", "all"):
+        items = own(OWN)
+        evaluate(systems, items, under, args.misses, f"own set, {OWN.name}")
+        for lang in ("en", "ru"):
+            part = [i for i in items if i["lang"] == lang]
+            evaluate(systems, part, under, False, f"  of which {lang}")
+    if args.set in ("dev", "all") and DEV.exists():
+        evaluate(systems, own(DEV), under, args.misses, f"development set, {DEV.name}")
+    if args.set in ("se", "all"):
+        if not args.file.exists():
+            sys.exit(f"{args.file}: not found (pass --file)")
+        for field in ("title", "question"):
+            items = list(stackexchange(args.file, field, args.limit))
+            evaluate(systems, items, related, False, f"StackExchange, {field}s as questions")
+
+
+if __name__ == "__main__":
+    main()
