@@ -24,6 +24,7 @@ with subrules gives way to the subrule that states the answer.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -34,20 +35,27 @@ from crlookup.i18n import N_, _
 from crlookup.library import KEYWORD_SECTIONS, Library
 from crlookup.model import fold
 
+LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 2
+LEXICON_VERSION = 4
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
-TEXT, EXAMPLE, RULE_TITLE, SECTION_TITLE = 1.0, 0.3, 0.6, 0.25
+TEXT, EXAMPLE, RULE_TITLE, SECTION_TITLE, RULE_TEXT = 1.0, 0.3, 0.6, 0.25, 0.2
+VARIANT = 0.6  # multiplayer and casual-variant rules (chapters 8, 9) unless the question names one
 K1, B = 1.2, 0.75  # BM25
 HOME, MENTION, CITED = 1.0, 0.8, 0.5  # evidence from the terms recognised (times the term's weight)
+KEYWORD = 1.0  # a keyword ability or action is defined by its own rule: worth more than rarity
 PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
 CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
 SHORTLIST = 300  # entries re-scored for phrases
+NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
+EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 MAX_TERM_WORDS = 4
+STEP_WORDS = {"en": ("step", "phase"), "ru": ("шаг", "фаза")}
+ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") names too much
 
-_TOKEN = re.compile(r"\d+|[^\W\d_]+", re.U)
+_TOKEN = re.compile(r"\d+|[^\W\d_]+")
 _CHAPTER_KIND = {
     "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
     "5": N_("turn structure"), "6": N_("spells and abilities"), "7": N_("additional rule"),
@@ -71,11 +79,11 @@ BOILERPLATE = {
         question anyone someone know way something thing things like want wanted need say says
         said go goes going let lets does doing did whether mean means correct right wrong
         just even though since either yes able card's situation case thanks please hi hello
-        understand explain isn't doesn't can't don't won't""".split(),
+        understand explain isn't doesn't can't don't won't""".split(),  # noqa: SIM905 (a list of words reads better so)
     "ru": """происходит произойдет произойдёт будет случится случается правило правила правилам
         правилу могу может можно ли работает работают вопрос подскажите пожалуйста скажите
         просто вообще это этот эта эти этим всё все что если как когда такое такой ситуация
-        ситуации значит верно правильно ведь разве нужно надо должен должна должны""".split(),
+        ситуации значит верно правильно ведь разве нужно надо должен должна должны""".split(),  # noqa: SIM905
 }
 # Stop words that decide rules questions ("before", "each", "no") are kept.
 KEEP = {"en": {"before", "after", "during", "until", "each", "all", "no", "not", "only", "same",
@@ -204,6 +212,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         weights: dict[str, float] = {}
         parts = [(seq, TEXT), (an.stems(" ".join(r.examples)), EXAMPLE),
                  (an.stems(titles.get(rule, "")), RULE_TITLE),
+                 (sequences[position[rule]] if rule in position and not titles.get(rule) else [], RULE_TEXT),
                  (an.stems(titles.get(head, "")), SECTION_TITLE)]
         for stems, weight in parts:
             for s in stems:
@@ -240,16 +249,35 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         for name in g.headwords or (g.term,):
             add(name, "glossary", number, targets)
 
+    # steps and phases are also named without the word "step" ("upkeep", "cleanup"), where
+    # what is left names little else
+    generic = {an.stem(w) for w in STEP_WORDS.get(lang, ())}
+    for stems, t in list(found.items()):
+        short = tuple(s for s in stems if s not in generic)
+        if t["kind"] == "5" and short and short != stems and short not in found:
+            found[short] = {**t, "alias": True}
+
+    def mentioned(found: dict) -> list[set[int]]:
+        index = {stems: k for k, stems in enumerate(found)}
+        out: list[set[int]] = [set() for _ in found]
+        for i, seq in enumerate(sequences):
+            if not answerable[i]:
+                continue
+            for n in range(1, MAX_TERM_WORDS + 1):
+                for j in range(len(seq) - n + 1):
+                    k = index.get(tuple(seq[j : j + n]))
+                    if k is not None:
+                        out[k].add(i)
+        return out
+
+    mentions = mentioned(found)
+    if any(t.get("alias") for t in found.values()):
+        found = {
+            stems: t for (stems, t), m in zip(found.items(), mentions)
+            if not t.get("alias") or len(m) <= ALIAS_MENTIONS
+        }
+        mentions = mentioned(found)
     index = {stems: k for k, stems in enumerate(found)}
-    mentions: list[set[int]] = [set() for _ in found]
-    for i, seq in enumerate(sequences):
-        if not answerable[i]:
-            continue
-        for n in range(1, MAX_TERM_WORDS + 1):
-            for j in range(len(seq) - n + 1):
-                k = index.get(tuple(seq[j : j + n]))
-                if k is not None:
-                    mentions[k].add(i)
     terms = [
         Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]))
         for k, (stems, t) in enumerate(found.items())
@@ -311,11 +339,11 @@ def save_lexicon(lex: Lexicon, library_path: str) -> None:
         pass  # a read-only library: the lexicon is rebuilt next time
 
 
-def build_lexicons(db_path: str, editions: list[str]) -> None:
-    """Build and save the lexicons of `editions` (run while the library is being built)."""
-    from crlookup.store import _connect  # noqa: PLC0415 (store imports this module lazily)
+def build_lexicons(library_path: str, editions: list[str]) -> None:
+    """Build and save the lexicons of `editions` (while the library is being built)."""
+    from crlookup.store import _connect
 
-    lib = Library(os.path.dirname(db_path), _connect(db_path))
+    lib = Library(library_path, _connect(library_path))
     try:
         for edition in editions:
             save_lexicon(build_lexicon(lib, edition), lib.path)
@@ -327,9 +355,38 @@ def build_lexicons(db_path: str, editions: list[str]) -> None:
 
 
 class Word(NamedTuple):
-    typed: str  # as written in the question (folded)
-    read: str  # the word searched for (a correction, or the typed word)
+    typed: str  # as written in the question (folded); for a player's phrase, the phrase
+    read: str  # the word searched for (a correction, the typed word, or the rules' word)
     stem: str
+    weight: float = 1.0  # the rules' words a player's phrase stands for count less
+    said: str = ""  # for the rules' words read for a player's phrase: that phrase
+
+
+def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...], tuple[str, ...]]]:
+    """Players' phrases ("blink", "summoning sick") and the rules' words for them.
+
+    Read from crlookup/thesaurus/<lang>.txt: one line each, alternatives separated by "|",
+    then "=" and the words the Comprehensive Rules use. Keys are the phrases' stems; values
+    are (the rules' words, their words, their stems).
+    """
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "thesaurus", an.lang + ".txt")
+    out = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        if "=" not in line or line.lstrip().startswith("#"):
+            continue
+        said, _eq, meant = line.partition("=")
+        words = tuple(w for w in an.words(meant) if w not in an.stop)
+        value = (meant.strip(), words, tuple(an.stem(w) for w in words))
+        for phrase in said.split("|"):  # stop words included: "go first", "in response"
+            key = tuple(an.stem(w) for w in an.words(phrase))
+            if key:
+                out[key] = value
+    return out
 
 
 class Question(NamedTuple):
@@ -337,13 +394,15 @@ class Question(NamedTuple):
 
     text: str
     lang: str
-    words: tuple[Word, ...]  # the words that count, in order
+    words: tuple[Word, ...]  # the words that count, in order; then the rules' words for phrases
     terms: tuple[tuple[int, str], ...]  # (term position in the lexicon, the words that named it)
+    phrases: tuple[tuple[str, str], ...]  # (a player's phrase, the rules' words read for it)
     numbers: tuple[str, ...]  # numbers written in the question ("20 life")
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
-        return [(w.typed, w.read) for w in self.words if w.typed != w.read and not w.read.isdigit()]
+        return [(w.typed, w.read) for w in self.words
+                if w.typed != w.read and not w.read.isdigit() and not w.said]
 
 
 class QuestionError(ValueError):
@@ -364,31 +423,47 @@ def understand(lex: Lexicon, text: str) -> Question:
     if len(text.split()) > MAX_WORDS:
         raise QuestionError(_("a question of at most {count} words, please").format(count=MAX_WORDS))
     numbers_ = NUMBER_WORDS[an.lang]
-    words: list[Word] = []
+    phrasebook = thesaurus(an)
+    slang = {w for key in phrasebook for w in key}
+    tokens: list[Word] = []  # every word, stop words included (players' phrases have them)
     for typed in an.words(text):
-        if typed in an.stop:
-            continue
         read = typed
         if typed in numbers_:
             read = numbers_[typed]
-        elif not typed.isdigit() and len(typed) >= 4 and not _known(lex, typed):
+        elif (typed not in an.stop and not typed.isdigit() and len(typed) >= 4
+              and not _known(lex, typed) and an.stem(typed) not in slang):
             read = _nearest(lex, typed) or typed
-        if read in an.stop:
-            continue
-        words.append(Word(typed, read, an.stem(read)))
-    stems = [w.stem for w in words]
-    terms: list[tuple[int, str]] = []
+        tokens.append(Word(typed, read, an.stem(read), NUMBER if typed in numbers_ else 1.0))
+    words = [w for w in tokens if w.typed not in an.stop and w.read not in an.stop]
+    sequences = [([w.stem for w in words], words)]
+    phrases: list[tuple[str, str]] = []
+    stems = [w.stem for w in tokens]
     taken = [False] * len(stems)
-    for n in range(MAX_TERM_WORDS, 0, -1):  # longest first: "first strike" before "strike"
+    for n in range(6, 0, -1):  # players' phrases, longest first
         for j in range(len(stems) - n + 1):
-            if any(taken[j : j + n]):
+            meant = phrasebook.get(tuple(stems[j : j + n]))
+            if meant is None or any(taken[j : j + n]):
                 continue
-            k = lex.term_index.get(tuple(stems[j : j + n]))
-            if k is not None:
-                taken[j : j + n] = [True] * n
-                terms.append((k, " ".join(w.typed for w in words[j : j + n])))
+            taken[j : j + n] = [True] * n
+            said = " ".join(w.typed for w in tokens[j : j + n])
+            phrases.append((said, meant[0]))
+            extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
+            sequences.append(([w.stem for w in extra], extra))
+    terms: list[tuple[int, str]] = []
+    for seq, seq_words in sequences:
+        taken = [False] * len(seq)
+        for n in range(MAX_TERM_WORDS, 0, -1):  # longest first: "first strike" before "strike"
+            for j in range(len(seq) - n + 1):
+                if any(taken[j : j + n]):
+                    continue
+                k = lex.term_index.get(tuple(seq[j : j + n]))
+                if k is not None:
+                    taken[j : j + n] = [True] * n
+                    if k not in (t for t, _named in terms):
+                        terms.append((k, " ".join(dict.fromkeys(w.typed for w in seq_words[j : j + n]))))
+    all_words = words + [w for _seq, extra in sequences[1:] for w in extra]
     found_numbers = tuple(w.read for w in words if w.read.isdigit())
-    return Question(text, lex.lang, tuple(words), tuple(terms), found_numbers)
+    return Question(text, lex.lang, tuple(all_words), tuple(terms), tuple(phrases), found_numbers)
 
 
 def _known(lex: Lexicon, word: str) -> bool:
@@ -398,7 +473,7 @@ def _known(lex: Lexicon, word: str) -> bool:
 def _nearest(lex: Lexicon, word: str) -> str | None:
     from rapidfuzz import fuzz, process
 
-    cutoff = 80 if len(word) < 7 else 75
+    cutoff = 85  # typos ("deathtuch", "tramlpe", "libary") score 86-95; "shrink"/"shrine" 83
     choices = process.extract(word, lex.vocab.keys(), scorer=fuzz.ratio, limit=5, score_cutoff=cutoff)
     if not choices:
         return None
@@ -440,10 +515,10 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
 
 def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, dict]]:
     """Every entry with some evidence for the question: its score and the evidence."""
-    weights: dict[str, float] = {}
+    counts: dict[str, list[float]] = {}
     for w in question.words:
-        weights[w.stem] = weights.get(w.stem, 0.0) + 1.0
-    weights = {s: 1.0 + 0.25 * (c - 1) for s, c in weights.items()}
+        counts.setdefault(w.stem, []).append(w.weight)
+    weights = {s: max(ws) + 0.25 * (len(ws) - 1) for s, ws in counts.items()}
     scores: dict[int, float] = {}
     matched: dict[int, set[str]] = {}
     total = 0.0
@@ -465,8 +540,15 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         scores[i] *= 0.4 + 0.6 * covered
         scores[i] += CITED_PRIOR * math.log1p(lex.cited_by[i])
     reasons: dict[int, dict] = {i: {"words": matched[i]} for i in scores}
-    stems = [w.stem for w in question.words]
-    pairs = {(a, b) for a, b in zip(stems, stems[1:]) if a != b and a in idf and b in idf}
+    named_variant = any(
+        lex.numbers[lo][:1] in "89" for k, _named in question.terms for lo, _hi in lex.terms[k].homes
+    )
+    if not named_variant:
+        for i in scores:
+            if lex.numbers[i][:1] in "89":
+                scores[i] *= VARIANT
+    stems = [w.stem for w in question.words if not w.said]
+    pairs = {(a, b) for a, b in itertools.pairwise(stems) if a != b and a in idf and b in idf}
     if pairs:
         for i in sorted(scores, key=scores.__getitem__, reverse=True)[:SHORTLIST]:
             seq = lex.sequences[i]
@@ -477,7 +559,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
 
     for k, _named in question.terms:
         term = lex.terms[k]
-        weight = math.log((lex.count + 1) / (term.mentions + 1)) if term.mentions else 1.0
+        weight = _weight(lex, term)
         for lo, hi in term.homes:
             for i in range(lo, hi):
                 if lex.lengths[i]:
@@ -489,6 +571,12 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
             for i in lex.mention_sets[k]:
                 _add(scores, reasons, i, MENTION * weight, "named", k)
     return scores, reasons
+
+
+def _weight(lex: Lexicon, term: Term) -> float:
+    """How much recognising a term tells: the rarer its name in the rules, the more."""
+    rarity = math.log((lex.count + 1) / (term.mentions + 1)) if term.mentions else 1.0
+    return rarity + (KEYWORD if term.kind in KEYWORD_SECTIONS[:2] else 0.0)
 
 
 def _add(scores: dict, reasons: dict, i: int, value: float, why: str, item) -> None:
@@ -512,13 +600,18 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
     for i in reasons.get("cited", ())[:2]:
         why.append(_("cited by {number}").format(number=lex.numbers[i]))
     words = [w for w in question.words if w.stem in reasons["words"]]
-    if words:
-        shown = []
-        for w in words:
-            label = w.typed if w.typed == w.read else f"{w.typed} → {w.read}"
-            if label not in shown:
-                shown.append(label)
+    shown: list[str] = []
+    for w in (w for w in words if not w.said):
+        label = w.typed if w.typed == w.read else f"{w.typed} → {w.read}"
+        if label not in shown:
+            shown.append(label)
+    if shown:
         why.append(_("words matched: {words}").format(words=", ".join(shown)))
+    for said, meant in question.phrases:
+        used = [w.read for w in words if w.said == said]
+        if used:
+            why.append(_("“{said}” read as “{meant}” (matched: {words})").format(
+                said=said, meant=meant, words=", ".join(dict.fromkeys(used))))
     return why
 
 

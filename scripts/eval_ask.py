@@ -35,7 +35,7 @@ MAX_WORDS = 150  # bodies are cut to their first words, as a user pasting a ques
 
 def related(a: str, b: str) -> bool:
     """The same rule, or one is a subrule (or rule) of the other."""
-    base = lambda n: n.rstrip("abcdefghijkmnpqrstuvwxyz")  # noqa: E731
+    base = lambda n: n.rstrip("abcdefghijkmnpqrstuvwxyz")
     return a == b or base(a) == b or base(b) == a
 
 

@@ -1,0 +1,233 @@
+"""`crlookup ask`: reading questions, ranking the deciding rules, and saying why (crlookup/ask.py).
+
+The regression questions here are not from the evaluation sets (tests/data/ask_*.jsonl, read by
+scripts/eval_ask.py); each has one rule that plainly decides it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crlookup import ask
+from crlookup.cli import cli
+
+EN, RU = "en-2026-08-07", "ru-2019-01-25"
+
+
+def run(*args, code=0):
+    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == code, result.output
+    return result.output
+
+
+def numbers(library, question, **options):
+    return [a.number for a in ask.ask(library, question, **options).answers]
+
+
+@pytest.mark.parametrize(
+    ("question", "rule", "within"),
+    [
+        ("Can a creature with defender attack?", "702.3b", 1),
+        ("If two legendary permanents with the same name are on my side, what happens?", "704.5j", 1),
+        ("can a creature with flying be blocked by a creature with reach?", "702.9b", 1),
+        ("How many lands can I play each turn?", "305.2", 1),  # 305.2 or a subrule of it
+        ("Can I respond to a mana ability?", "605.3b", 2),
+        ("Does deathtuch work with damage from a noncombat source like a fight?", "702.2b", 2),
+        ("Может ли существо с защитником атаковать?", "702.3b", 1),
+        ("Существо с полётом может заблокировать только существо с полётом или с захватом?", "702.9b", 2),
+    ],
+)
+def test_questions_with_one_deciding_rule(library, question, rule, within):
+    found = numbers(library, question)[:within]
+    assert any(n == rule or n.startswith(rule) and n[len(rule):].isalpha() for n in found), found
+
+
+def test_russian_questions_are_answered_from_the_russian_edition(library):
+    asked = ask.ask(library, "Может ли существо с защитником атаковать?")
+    assert asked.searched == RU
+    assert {a.edition for a in asked.answers} == {RU}
+    assert "атаковать" in asked.answers[0].text
+
+
+def test_terms_misspellings_and_inflections_are_recognised(library):
+    lex = ask.lexicon(library, EN)
+    q = ask.understand(lex, "Deathtuch and tramlpe: how is damage assigned among the blockers?")
+    assert ("deathtuch", "deathtouch") in q.corrections and ("tramlpe", "trample") in q.corrections
+    names = {lex.terms[k].name: lex.terms[k].number for k, _ in q.terms}
+    assert names["Deathtouch"] == "702.2" and names["Trample"] == "702.19"
+    # inflections: "blocked", "blocking" and "blocks" are one word
+    stems = {w.stem for w in ask.understand(lex, "blocked blocking blocks").words}
+    assert len(stems) == 1
+
+
+def test_zones_steps_counters_and_numbers(library):
+    lex = ask.lexicon(library, EN)
+    q = ask.understand(lex, "During my upkeep I have three loyalty counters and 20 life in the graveyard")
+    names = {lex.terms[k].name for k, _ in q.terms}
+    assert {"Upkeep Step", "Loyalty", "Graveyard"} <= names or {"Upkeep Step", "Graveyard"} <= names
+    assert "Life" in names or "Life Total" in names
+    assert set(q.numbers) == {"3", "20"}
+
+
+def test_question_boilerplate_is_dropped(library):
+    lex = ask.lexicon(library, EN)
+    q = ask.understand(lex, "What happens if I can do this, does it work?")
+    assert q.words == ()
+
+
+def test_players_phrases_are_read_as_the_rules_words(library):
+    asked = ask.ask(library, "If I blink my creature, does it keep its counters?")
+    assert ("blink", "exile return to the battlefield new object") in asked.question.phrases
+    why = " ".join(r for a in asked.answers for r in a.why)
+    assert "“blink” read as" in why
+
+
+def _context_stems(library, lex, edition, number):
+    """Every stem an entry is matched on: its text, examples, its rule's and section's titles
+    and its rule's text (independently of how the lexicon stored them)."""
+    rule = library.get(edition, number)
+    parts = [rule.text, *rule.examples]
+    parent = re.sub(r"[a-z]+$", "", number)
+    if parent != number:
+        p = library.get(edition, parent)
+        parts += [p.title, p.text]
+    section = library.get(edition, number.split(".")[0])
+    parts.append(section.title)
+    return set(lex.analyzer.stems(" ".join(parts)))
+
+
+@pytest.mark.parametrize("question", [
+    "Deathtuch and tramlpe: how is damage assigned among the blockers?",
+    "Can I activate two loyalty abilities of the same planeswalker in one turn?",
+    "What happens to an aura when the creature it enchants is bounced?",
+    "Может ли существо с защитником атаковать?",
+])
+def test_why_is_truthful(library, question):
+    asked = ask.ask(library, question, limit=8)
+    lex = ask.lexicon(library, asked.searched)
+    for a in asked.answers:
+        assert a.why, a.number
+        context = _context_stems(library, lex, a.edition, a.number)
+        for reason in a.why:
+            if m := re.match(r"(?:words matched|совпали слова): (.*)", reason):
+                for word in m.group(1).split(", "):
+                    read = word.split(" → ")[-1]
+                    assert lex.analyzer.stem(read) in context, (a.number, read)
+            elif m := re.search(r"“.+?” \((\d{3}(?:\.\d+)?)\)", reason):  # a term recognised
+                home = m.group(1)
+                term = next(t for t in lex.terms if t.number == home)
+                defined = [lex.numbers[i] for lo, hi in term.homes for i in range(lo, hi)]
+                cited = [r for r in a.why if r.startswith("cited by")]
+                assert a.number in defined or cited, (a.number, reason)
+            elif m := re.match(r"cited by (\S+)", reason):
+                citing = library.get(a.edition, m.group(1))
+                assert a.number in [t for ref in citing.refs for t in ref.targets]
+
+
+def test_newest_edition_unless_told(library):
+    assert ask.ask(library, "Can a creature with defender attack?").searched == EN
+    old = ask.ask(library, "Can a creature with defender attack?", edition="en-2013-11-01")
+    assert {a.edition for a in old.answers} == {"en-2013-11-01"}
+    assert old.answers[0].number == "702.3b"
+
+
+def test_lexicons_are_built_with_the_library(built_home):
+    from crlookup import store
+
+    folder = os.path.join(store.current(str(built_home)), ask.LEXICON_DIR)
+    assert sorted(os.listdir(folder)) == [f"{EN}.pickle", f"{RU}.pickle"]
+
+
+def test_a_saved_lexicon_reads_back_as_built(library):
+    built = ask.build_lexicon(library, EN)
+    saved = ask.lexicon(library, EN)
+    assert saved.numbers == built.numbers
+    assert saved.terms == built.terms
+    assert saved.postings.keys() == built.postings.keys()
+    assert saved.postings["trampl"] == built.postings["trampl"]
+    assert len(built.terms) > 700  # keywords, sections and glossary headwords
+    # answers are rules and subrules with text of their own: a heading ("702.19. Trample") is not
+    answerable = [r for r in library.entries(EN)
+                  if r.kind in ("rule", "subrule") and r.text and r.text != r.title]
+    assert saved.count == len(answerable) == 2893
+
+
+def test_thesaurus_reads_into_words_the_rules_use(library):
+    for edition in (EN, RU):
+        lex = ask.lexicon(library, edition)
+        phrases = ask.thesaurus(lex.analyzer)
+        assert len(phrases) > 80
+        for key, (meant, _words, stems) in phrases.items():
+            assert key and stems, meant
+            missing = [s for s in stems if s not in lex.postings]
+            assert not missing, (key, meant, missing)
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def test_ask_json_is_a_list_of_answers():
+    data = json.loads(run("ask", "Can a creature with defender attack?", "--json", "--limit", "3"))
+    assert isinstance(data, list) and len(data) == 3
+    assert set(data[0]) >= {"edition", "number", "text", "score", "why"}
+    assert data[0]["number"] == "702.3b" and data[0]["title"] == "Defender"
+    scores = [a["score"] for a in data]
+    assert scores == sorted(scores, reverse=True)
+    assert any(w.startswith("keyword ability “Defender” (702.3)") for w in data[0]["why"])
+
+
+def test_ask_for_people():
+    out = run("ask", "Can a creature with defender attack?", "--limit", "1")
+    assert " ".join(out.split("\n\n")[0].split()) == (
+        "Read as: creature (card type 302); defender (keyword ability 702.3); "
+        "attack (glossary term 508)")
+    assert "1. 702.3b Defender  en-2026-08-07" in out
+    assert "· words matched: creature, defender, attack" in out
+
+
+def test_ask_in_russian_shows_english_rules_with_lang():
+    data = json.loads(run("ask", "Может ли существо с защитником атаковать?", "--lang", "en", "--json"))
+    assert data[0]["edition"] == EN and data[0]["number"] == "702.3b"
+    assert "the counterpart of ru-2019-01-25 702.3b" in data[0]["why"]
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\x00\x01"])
+def test_empty_question_is_bad_input(question):
+    out = run("ask", question, code=2)
+    assert out.strip() in ("ask: expected a question", "ask: the question is empty")
+    assert "Traceback" not in out
+
+
+def test_question_of_only_stop_words_finds_nothing():
+    out = run("ask", "what is the?", code=1)
+    assert out.strip().startswith("no rule matches the question")
+
+
+def test_overlong_question_is_bad_input():
+    out = run("ask", "trample " * (ask.MAX_WORDS + 1), code=2)
+    assert len(out.strip().splitlines()) == 1
+
+
+def test_unknown_edition_is_not_found():
+    out = run("ask", "trample", "--edition", "en-1999-01-01", code=1)
+    assert out.startswith("no edition en-1999-01-01")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=300))
+def test_any_text_is_read_or_refused(library, text):
+    lex = ask.lexicon(library, EN)
+    try:
+        q = ask.understand(lex, text)
+    except ask.QuestionError:
+        return
+    scores, reasons = ask.rank(lex, q)
+    assert all(s > 0 for s in scores.values())
+    assert set(reasons) >= set(scores)
