@@ -48,6 +48,7 @@ HOME, MENTION, CITED = 1.0, 0.8, 0.5  # evidence from the terms recognised (time
 KEYWORD = 1.0  # a keyword ability or action is defined by its own rule: worth more than rarity
 PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
 CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
+SAME_RULE = 0.9  # each further answer under the same rule, in the order shown
 SHORTLIST = 300  # entries re-scored for phrases
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
@@ -202,15 +203,17 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         head = r.number.split(".")[0]
         rule = r.number.rstrip("abcdefghijkmnpqrstuvwxyz") if r.kind == "subrule" else ""
         parents.append(position.get(rule, -1))
-        for w in an.words(" ".join((r.title, r.text, *r.examples))):
+        text_words, example_words = an.words(r.text), an.words(" ".join(r.examples))
+        for w in (*an.words(r.title), *text_words, *example_words):
             vocab[w] = vocab.get(w, 0) + 1
-        seq = an.stems(r.text)
+        seq = [an.stem(w) for w in text_words if w not in an.stop]
         sequences.append(seq)
         if not answerable[i]:
             lengths.append(0.0)
             continue
         weights: dict[str, float] = {}
-        parts = [(seq, TEXT), (an.stems(" ".join(r.examples)), EXAMPLE),
+        examples = [an.stem(w) for w in example_words if w not in an.stop]
+        parts = [(seq, TEXT), (examples, EXAMPLE),
                  (an.stems(titles.get(rule, "")), RULE_TITLE),
                  (sequences[position[rule]] if rule in position and not titles.get(rule) else [], RULE_TEXT),
                  (an.stems(titles.get(head, "")), SECTION_TITLE)]
@@ -257,26 +260,21 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         if t["kind"] == "5" and short and short != stems and short not in found:
             found[short] = {**t, "alias": True}
 
-    def mentioned(found: dict) -> list[set[int]]:
-        index = {stems: k for k, stems in enumerate(found)}
-        out: list[set[int]] = [set() for _ in found]
-        for i, seq in enumerate(sequences):
-            if not answerable[i]:
-                continue
-            for n in range(1, MAX_TERM_WORDS + 1):
-                for j in range(len(seq) - n + 1):
-                    k = index.get(tuple(seq[j : j + n]))
-                    if k is not None:
-                        out[k].add(i)
-        return out
-
-    mentions = mentioned(found)
-    if any(t.get("alias") for t in found.values()):
-        found = {
-            stems: t for (stems, t), m in zip(found.items(), mentions)
-            if not t.get("alias") or len(m) <= ALIAS_MENTIONS
-        }
-        mentions = mentioned(found)
+    index = {stems: k for k, stems in enumerate(found)}
+    mentions: list[set[int]] = [set() for _ in found]
+    for i, seq in enumerate(sequences):
+        if not answerable[i]:
+            continue
+        for n in range(1, MAX_TERM_WORDS + 1):
+            for j in range(len(seq) - n + 1):
+                k = index.get(tuple(seq[j : j + n]))
+                if k is not None:
+                    mentions[k].add(i)
+    kept = [k for k, t in enumerate(found.values())
+            if not t.get("alias") or len(mentions[k]) <= ALIAS_MENTIONS]
+    keep = set(kept)
+    found = {stems: t for k, (stems, t) in enumerate(found.items()) if k in keep}
+    mentions = [mentions[k] for k in kept]
     index = {stems: k for k, stems in enumerate(found)}
     terms = [
         Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]))
@@ -384,7 +382,7 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...],
         value = (meant.strip(), words, tuple(an.stem(w) for w in words))
         for phrase in said.split("|"):  # stop words included: "go first", "in response"
             key = tuple(an.stem(w) for w in an.words(phrase))
-            if key:
+            if key and key != value[2]:  # "deathtoucher" stems to "deathtouch" itself
                 out[key] = value
     return out
 
@@ -434,9 +432,10 @@ def understand(lex: Lexicon, text: str) -> Question:
               and not _known(lex, typed) and an.stem(typed) not in slang):
             read = _nearest(lex, typed) or typed
         tokens.append(Word(typed, read, an.stem(read), NUMBER if typed in numbers_ else 1.0))
-    words = [w for w in tokens if w.typed not in an.stop and w.read not in an.stop]
-    sequences = [([w.stem for w in words], words)]
-    phrases: list[tuple[str, str]] = []
+    kept = [p for p, w in enumerate(tokens) if w.typed not in an.stop and w.read not in an.stop]
+    words = [tokens[p] for p in kept]
+    sequences = [(words, kept)]  # the question's words, then the rules' words for each phrase
+    phrases: list[tuple[int, str, str]] = []
     stems = [w.stem for w in tokens]
     taken = [False] * len(stems)
     for n in range(6, 0, -1):  # players' phrases, longest first
@@ -446,11 +445,12 @@ def understand(lex: Lexicon, text: str) -> Question:
                 continue
             taken[j : j + n] = [True] * n
             said = " ".join(w.typed for w in tokens[j : j + n])
-            phrases.append((said, meant[0]))
+            phrases.append((j, said, meant[0]))
             extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
-            sequences.append(([w.stem for w in extra], extra))
-    terms: list[tuple[int, str]] = []
-    for seq, seq_words in sequences:
+            sequences.append((extra, [j] * len(extra)))
+    terms: list[tuple[int, int, str]] = []  # (where in the question, term, the words naming it)
+    for seq_words, where in sequences:
+        seq = [w.stem for w in seq_words]
         taken = [False] * len(seq)
         for n in range(MAX_TERM_WORDS, 0, -1):  # longest first: "first strike" before "strike"
             for j in range(len(seq) - n + 1):
@@ -459,11 +459,16 @@ def understand(lex: Lexicon, text: str) -> Question:
                 k = lex.term_index.get(tuple(seq[j : j + n]))
                 if k is not None:
                     taken[j : j + n] = [True] * n
-                    if k not in (t for t, _named in terms):
-                        terms.append((k, " ".join(dict.fromkeys(w.typed for w in seq_words[j : j + n]))))
-    all_words = words + [w for _seq, extra in sequences[1:] for w in extra]
+                    if k not in (t for _p, t, _named in terms):
+                        named = " ".join(dict.fromkeys(  # corrected words as read
+                            w.typed if w.said else w.read for w in seq_words[j : j + n]))
+                        terms.append((where[j], k, named))
+    all_words = words + [w for extra, _where in sequences[1:] for w in extra]
     found_numbers = tuple(w.read for w in words if w.read.isdigit())
-    return Question(text, lex.lang, tuple(all_words), tuple(terms), tuple(phrases), found_numbers)
+    return Question(
+        text, lex.lang, tuple(all_words), tuple((k, named) for _p, k, named in sorted(terms)),
+        tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
+    )
 
 
 def _known(lex: Lexicon, word: str) -> bool:
@@ -501,9 +506,8 @@ class Answer(NamedTuple):
 def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> list[Answer]:
     """The entries of the lexicon's edition that best decide `question`, best first."""
     scores, reasons = rank(lex, question)
-    best = sorted(scores, key=lambda i: (-scores[i], i))[:limit]
     out = []
-    for i in best:
+    for i in best(lex, scores, limit):
         number = lex.numbers[i]
         rule = lib.get(lex.edition, number)
         parent = lex.parents[i]
@@ -511,6 +515,25 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
         out.append(Answer(lex.edition, number, title, rule.text, round(scores[i], 2),
                           tuple(_explain(lex, question, reasons[i]))))
     return out
+
+
+def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
+    """The best `limit` entries; each further subrule of a rule already chosen counts a little
+    less, so that a question about two things shows the rules of both."""
+    pool = sorted(scores, key=lambda i: (-scores[i], i))[: limit * 6]
+    chosen: list[int] = []
+    taken: dict[int, int] = {}
+    while pool and len(chosen) < limit:
+        def adjusted(i: int) -> float:
+            group = lex.parents[i] if lex.parents[i] >= 0 else i
+            return scores[i] * SAME_RULE ** taken.get(group, 0)
+
+        i = max(pool, key=lambda i: (adjusted(i), -i))
+        pool.remove(i)
+        chosen.append(i)
+        group = lex.parents[i] if lex.parents[i] >= 0 else i
+        taken[group] = taken.get(group, 0) + 1
+    return chosen
 
 
 def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, dict]]:

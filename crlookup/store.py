@@ -275,15 +275,18 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
 
             from crlookup import align
 
-            with ProcessPoolExecutor(max_workers=1) as pool:
-                aligning = pool.submit(align.build_chain, str(tmp / DB))
-                index.build(str(tmp / INDEX), editions, _stage(progress, 30, 65))
-                # what `ask` reads questions against: the newest edition of each language
-                from crlookup import ask
+            from crlookup import ask
 
-                newest = {e.lang: e for e in sorted(editions, key=lambda e: (not e.partial, e.date))}
-                ask.build_lexicons(str(tmp), [e.id for e in newest.values() if e.lang in ask.LANGS])
+            # what `ask` reads questions against: the newest edition of each language
+            newest = {e.lang: e for e in sorted(editions, key=lambda e: (not e.partial, e.date))}
+            with ProcessPoolExecutor(max_workers=2) as pool:
+                aligning = pool.submit(align.build_chain, str(tmp / DB))
+                lexicons = pool.submit(
+                    ask.build_lexicons, str(tmp), [e.id for e in newest.values() if e.lang in ask.LANGS]
+                )
+                index.build(str(tmp / INDEX), editions, _stage(progress, 30, 65))
                 rows = aligning.result()
+                lexicons.result()
             library.write_alignments(tmp / DB, rows)
             if progress:
                 progress(100, 100, "done")

@@ -26,6 +26,8 @@ COMMANDS = [
     ("rule (rich)", ["rule", "702.19b"], 8.0),
     ("search (rich)", ["search", "deathtouch trample"], 12.0),
     ("define (rich)", ["define", "lethal damage"], 8.0),
+    ("ask (rich)", ["ask", "Can I activate two loyalty abilities of the same planeswalker in one turn?"], 15.0),
+    ("ask --json (Russian)", ["ask", "Может ли существо с защитником атаковать?", "--json"], 15.0),
 ]
 # (name, crlookup arguments, target in seconds): targets stated as time, not as a ratio
 TIMED = [

@@ -81,8 +81,7 @@ class Systems:
         except self.ask.QuestionError:
             return []
         scores, _ = self.ask.rank(lex, q)
-        best = sorted(scores, key=lambda i: (-scores[i], i))[:K]
-        return [lex.numbers[i] for i in best]
+        return [lex.numbers[i] for i in self.ask.best(lex, scores, K)]
 
     def by_search(self, text: str, lang: str) -> list[str]:
         try:
