@@ -37,7 +37,7 @@ from crlookup.model import fold
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 4
+LEXICON_VERSION = 6
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -48,14 +48,18 @@ HOME, MENTION, CITED = 1.0, 0.8, 0.5  # evidence from the terms recognised (time
 KEYWORD = 1.0  # a keyword ability or action is defined by its own rule: worth more than rarity
 PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
 CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
+TEMPLATE, TEMPLATE_SHARED = 0.6, 3  # keyword boilerplate said of 3 or more keywords
 SAME_RULE = 0.9  # each further answer under the same rule, in the order shown
 SHORTLIST = 300  # entries re-scored for phrases
+GLOSSARY, SECTION = 0.6, 1.0  # a glossary term's or a section's entries, against a keyword's
+MEANING = 0.15  # a word of a recognised term's glossary definition
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 MAX_TERM_WORDS = 4
 STEP_WORDS = {"en": ("step", "phase"), "ru": ("шаг", "фаза")}
 ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") names too much
 
+_SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.S)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 _CHAPTER_KIND = {
     "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
@@ -230,12 +234,18 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     # terms: keyword titles, other titled rules, section titles, glossary headwords
     found: dict[tuple, dict] = {}
 
-    def add(name: str, kind: str, number: str, targets: list[str]) -> None:
+    def add(name: str, kind: str, number: str, targets: list[str], meaning: str = "") -> None:
         stems = tuple(an.stems(name))[:MAX_TERM_WORDS]
         homes = [(position[t], ends[position[t]]) for t in targets if t in position]
         if not stems or not homes and kind != "glossary":
             return
-        term = found.setdefault(stems, {"name": name, "kind": kind, "number": number, "homes": []})
+        term = found.setdefault(
+            stems, {"name": name, "kind": kind, "number": number, "homes": [], "meaning": ()}
+        )
+        if meaning and not term["meaning"]:  # the glossary's words for it
+            term["meaning"] = tuple(dict.fromkeys(
+                s for s in an.stems(_SEE.sub("", meaning)) if not s.isdigit() and s not in stems
+            ))
         if term["kind"] == "glossary" and kind != "glossary":  # the rule names it better
             term.update(name=name, kind=kind, number=number)
         term["homes"] += [h for h in homes if h not in term["homes"]]
@@ -250,7 +260,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         targets = [t for ref in g.refs for t in ref.targets]
         number = targets[0] if targets else ""
         for name in g.headwords or (g.term,):
-            add(name, "glossary", number, targets)
+            add(name, "glossary", number, targets, g.definition)
 
     # steps and phases are also named without the word "step" ("upkeep", "cleanup"), where
     # what is left names little else
@@ -280,6 +290,21 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]))
         for k, (stems, t) in enumerate(found.items())
     ]
+    # keyword boilerplate: a subrule that says of its keyword what others say of theirs
+    # ("Multiple instances of flanking are redundant", "The wither rules function no matter
+    # what zone ...") rarely decides a question
+    shapes: dict[str, list[int]] = {}
+    for i, r in enumerate(entries):
+        rule = r.number.rstrip("abcdefghijkmnpqrstuvwxyz")
+        name = titles.get(rule, "") if r.kind == "subrule" else ""
+        if name and rule.split(".")[0] in KEYWORD_SECTIONS[:2]:
+            shape = re.sub(re.escape(name), "X", fold(r.text), flags=re.I)
+            shapes.setdefault(shape, []).append(i)
+    template = array("b", [0] * len(entries))
+    for same in shapes.values():
+        if len(same) >= TEMPLATE_SHARED:
+            for i in same:
+                template[i] = 1
     cites = [
         tuple(sorted({position[t] for ref in r.refs for t in ref.targets if t in position}))
         for r in entries
@@ -298,6 +323,8 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         "kinds": kinds, "titles": titles, "parents": parents, "lengths": lengths,
         "average": sum(lengths) / max(n, 1), "count": n, "postings": packed, "vocab": vocab,
         "terms": terms, "term_index": index, "cites": cites,
+        "meanings": [t.get("meaning", ()) for t in found.values()],
+        "template": template,
         "mention_sets": [array("H", sorted(m)) for m in mentions],
         "sequences": [" " + " ".join(seq) + " " if answerable[i] else "" for i, seq in enumerate(sequences)],
         "cited_by": cited_by,
@@ -542,6 +569,10 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     for w in question.words:
         counts.setdefault(w.stem, []).append(w.weight)
     weights = {s: max(ws) + 0.25 * (len(ws) - 1) for s, ws in counts.items()}
+    meaning = {}  # what the glossary says the recognised terms mean: context, not question
+    if MEANING:
+        for k, _named in question.terms:
+            meaning.update((stem, MEANING) for stem in lex.meanings[k] if stem not in weights)
     scores: dict[int, float] = {}
     matched: dict[int, set[str]] = {}
     total = 0.0
@@ -562,6 +593,19 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         covered = sum(idf[s] for s in matched[i]) / total
         scores[i] *= 0.4 + 0.6 * covered
         scores[i] += CITED_PRIOR * math.log1p(lex.cited_by[i])
+    for stem, qw in meaning.items():  # only for entries the question itself found
+        docs = lex.postings.get(stem)
+        if docs is None:
+            continue
+        positions, tfs = docs
+        weight = math.log(1 + (lex.count - len(positions) + 0.5) / (len(positions) + 0.5))
+        for i, tf in zip(positions, tfs):
+            if i in scores:
+                norm = K1 * (1 - B + B * lex.lengths[i] / lex.average)
+                scores[i] += qw * weight * tf * (K1 + 1) / (tf + norm)
+    for i in scores:
+        if lex.template[i]:
+            scores[i] *= TEMPLATE
     reasons: dict[int, dict] = {i: {"words": matched[i]} for i in scores}
     named_variant = any(
         lex.numbers[lo][:1] in "89" for k, _named in question.terms for lo, _hi in lex.terms[k].homes
@@ -582,7 +626,8 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
 
     for k, _named in question.terms:
         term = lex.terms[k]
-        weight = _weight(lex, term)
+        kind = GLOSSARY if term.kind == "glossary" else SECTION if term.kind.isdigit() else 1.0
+        weight = _weight(lex, term) * kind
         for lo, hi in term.homes:
             for i in range(lo, hi):
                 if lex.lengths[i]:

@@ -93,7 +93,7 @@ class Systems:
 
 def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
     out = {}
-    for name in ("ask", "search"):
+    for name in systems.chosen:
         run = systems.by_ask if name == "ask" else systems.by_search
         h1 = h5 = rr = n = 0
         times = []
@@ -112,7 +112,7 @@ def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
                 print(f"  [{rank or '-'}] {item['question'][:90]}  gold {item['gold']}  got {found[:5]}")
         out[name] = {"n": n, "hit@1": h1 / n, "hit@5": h5 / n, "mrr": rr / n,
                      "median_ms": statistics.median(times) * 1000}
-    print(f"{label} ({out['ask']['n']} questions)")
+    print(f"{label} ({next(iter(out.values()))['n']} questions)")
     for name, m in out.items():
         print(f"  {name:6}  hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR {m['mrr']:.3f}"
               f"  (median {m['median_ms']:.1f} ms a question)")
@@ -125,8 +125,10 @@ def main() -> None:
     ap.add_argument("--file", type=Path, default=SE, help="the StackExchange set")
     ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
     ap.add_argument("--misses", action="store_true", help="print the questions ask misses at 1")
+    ap.add_argument("--only", choices=("ask", "search"), help="evaluate one system only")
     args = ap.parse_args()
     systems = Systems()
+    systems.chosen = (args.only,) if args.only else ("ask", "search")
     if args.set in ("own", "all"):
         items = own(OWN)
         evaluate(systems, items, under, args.misses, f"own set, {OWN.name}")
