@@ -59,7 +59,7 @@ MAX_TERM_WORDS = 4
 STEP_WORDS = {"en": ("step", "phase"), "ru": ("шаг", "фаза")}
 ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") names too much
 
-_SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.S)  # "See rule 702.2." ends a definition
+_SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 _CHAPTER_KIND = {
     "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
@@ -298,7 +298,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         rule = r.number.rstrip("abcdefghijkmnpqrstuvwxyz")
         name = titles.get(rule, "") if r.kind == "subrule" else ""
         if name and rule.split(".")[0] in KEYWORD_SECTIONS[:2]:
-            shape = re.sub(re.escape(name), "X", fold(r.text), flags=re.I)
+            shape = re.sub(re.escape(name), "X", fold(r.text), flags=re.IGNORECASE)
             shapes.setdefault(shape, []).append(i)
     template = array("b", [0] * len(entries))
     for same in shapes.values():

@@ -19,7 +19,7 @@ from crlookup import i18n
 from crlookup.cli import cli
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-BLOCK = re.compile(r"(```console\n\$ ((?:[A-Z_]+=\S+ )*)crlookup ([^\n]+)\n)(.*?)```", re.S)
+BLOCK = re.compile(r"(```console\n\$ ((?:[A-Z_]+=\S+ )*)crlookup ([^\n]+)\n)(.*?)```", re.DOTALL)
 
 
 def rerun(m: re.Match) -> str:
