@@ -56,6 +56,7 @@ MEANING = 0.15  # a word of a recognised term's glossary definition
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 MAX_TERM_WORDS = 4
+GAP, MAX_GAP = "...", 4  # "cast ... this turn" in the thesaurus: up to 4 words between
 STEP_WORDS = {"en": ("step", "phase"), "ru": ("шаг", "фаза")}
 ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") names too much
 
@@ -408,10 +409,28 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...],
         words = tuple(w for w in an.words(meant) if w not in an.stop)
         value = (meant.strip(), words, tuple(an.stem(w) for w in words))
         for phrase in said.split("|"):  # stop words included: "go first", "in response"
-            key = tuple(an.stem(w) for w in an.words(phrase))
-            if key and key != value[2]:  # "deathtoucher" stems to "deathtouch" itself
+            parts = [tuple(an.stem(w) for w in an.words(part)) for part in phrase.split("...")]
+            key = sum(((GAP, *part) if k else part for k, part in enumerate(parts)), ())
+            if parts[0] and key != value[2]:  # "deathtoucher" stems to "deathtouch" itself
                 out[key] = value
     return out
+
+
+def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> int | None:
+    """Where the phrase `key` that starts at `j` ends (a GAP skips up to MAX_GAP words)."""
+    parts: list[list[str]] = [[]]
+    for s in key:
+        if s == GAP:
+            parts.append([])
+        else:
+            parts[-1].append(s)
+    at = j
+    for k, part in enumerate(parts):
+        starts = [at] if k == 0 else range(at, min(at + MAX_GAP, len(stems)) + 1)
+        at = next((x + len(part) for x in starts if stems[x : x + len(part)] == part), None)
+        if at is None:
+            return None
+    return at
 
 
 class Question(NamedTuple):
@@ -465,13 +484,18 @@ def understand(lex: Lexicon, text: str) -> Question:
     phrases: list[tuple[int, str, str]] = []
     stems = [w.stem for w in tokens]
     taken = [False] * len(stems)
-    for n in range(6, 0, -1):  # players' phrases, longest first
+    # players' phrases, longest first; "cast ... this turn" has up to MAX_GAP words between
+    gapped = [(key, meant) for key, meant in phrasebook.items() if GAP in key]
+    for n in range(6, 0, -1):
         for j in range(len(stems) - n + 1):
-            meant = phrasebook.get(tuple(stems[j : j + n]))
-            if meant is None or any(taken[j : j + n]):
+            found = [(j + n, phrasebook.get(tuple(stems[j : j + n])))]
+            if n == 1:
+                found += [(_phrase_at(key, stems, j), meant) for key, meant in gapped]
+            end, meant = next(((e, m) for e, m in found if m is not None and e is not None), (0, None))
+            if meant is None or any(taken[j:end]):
                 continue
-            taken[j : j + n] = [True] * n
-            said = " ".join(w.typed for w in tokens[j : j + n])
+            taken[j:end] = [True] * (end - j)
+            said = " ".join(w.typed for w in tokens[j:end])
             phrases.append((j, said, meant[0]))
             extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
             sequences.append((extra, [j] * len(extra)))

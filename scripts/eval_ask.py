@@ -6,14 +6,16 @@ Two sets:
       the project), titles and bodies each used as the question; lenient: a hit is a cited rule
       or its rule/subrule (702.19 and 702.19b count for each other), since answers cite loosely
       and in the numbering of their time;
-  (b) our own questions with gold rule numbers (tests/data/ask_questions.jsonl, and the
-      development set tests/data/ask_dev.jsonl): a hit is a gold number or a subrule of one.
+  (b) our own questions with gold rule numbers, each set written by a different person, a hit
+      being a gold number or a subrule of one: tests/data/ask_questions.jsonl (the reported
+      set), tests/data/ask_dev.jsonl (the development set, looked at while tuning) and
+      tests/data/ask_holdout.jsonl (written last and never tuned on).
 
 Both systems answer from the newest edition of the question's language (English questions
 from the newest English edition, Russian ones from the Russian edition); MRR counts the first
 hit within the top 10.
 
-    python scripts/eval_ask.py [--set se|own|dev|all] [--limit N] [--misses]
+    python scripts/eval_ask.py [--set se|own|dev|holdout|all] [--limit N] [--misses] [--only ask]
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OWN = ROOT / "tests" / "data" / "ask_questions.jsonl"
 DEV = ROOT / "tests" / "data" / "ask_dev.jsonl"
+HOLDOUT = ROOT / "tests" / "data" / "ask_holdout.jsonl"
 K = 10
 MAX_WORDS = 150  # bodies are cut to their first words, as a user pasting a question would
 
@@ -121,7 +124,7 @@ def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("se", "own", "dev", "all"), default="all")
+    ap.add_argument("--set", choices=("se", "own", "dev", "holdout", "all"), default="all")
     ap.add_argument("--file", type=Path, default=SE, help="the StackExchange set")
     ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
     ap.add_argument("--misses", action="store_true", help="print the questions ask misses at 1")
@@ -137,6 +140,8 @@ def main() -> None:
             evaluate(systems, part, under, False, f"  of which {lang}")
     if args.set in ("dev", "all") and DEV.exists():
         evaluate(systems, own(DEV), under, args.misses, f"development set, {DEV.name}")
+    if args.set in ("holdout", "all") and HOLDOUT.exists():
+        evaluate(systems, own(HOLDOUT), under, False, f"held-out set, {HOLDOUT.name}")
     if args.set in ("se", "all"):
         if not args.file.exists():
             sys.exit(f"{args.file}: not found (pass --file)")
