@@ -37,7 +37,7 @@ from crlookup.model import fold
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 6
+LEXICON_VERSION = 7
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -262,6 +262,8 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         number = targets[0] if targets else ""
         for name in g.headwords or (g.term,):
             add(name, "glossary", number, targets, g.definition)
+        if g.english and lang != "en":  # players name keywords in English too ("trample")
+            add(g.english, "glossary", number, targets, g.definition)
 
     # steps and phases are also named without the word "step" ("upkeep", "cleanup"), where
     # what is left names little else
