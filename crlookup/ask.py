@@ -166,12 +166,20 @@ class Lexicon:
     def __init__(self, data: dict):
         self.__dict__.update(data)
         self._analyzer: Analyzer | None = None
+        self._phrasebook: dict | None = None
 
     @property
     def analyzer(self) -> Analyzer:
         if self._analyzer is None:
             self._analyzer = Analyzer(self.lang)
         return self._analyzer
+
+    @property
+    def phrasebook(self) -> dict:
+        """The thesaurus of the lexicon's language (read once)."""
+        if self._phrasebook is None:
+            self._phrasebook = thesaurus(self.analyzer)
+        return self._phrasebook
 
     def data(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
@@ -469,7 +477,7 @@ def understand(lex: Lexicon, text: str) -> Question:
     if len(text.split()) > MAX_WORDS:
         raise QuestionError(_("a question of at most {count} words, please").format(count=MAX_WORDS))
     numbers_ = NUMBER_WORDS[an.lang]
-    phrasebook = thesaurus(an)
+    phrasebook = lex.phrasebook
     slang = {w for key in phrasebook for w in key}
     tokens: list[Word] = []  # every word, stop words included (players' phrases have them)
     for typed in an.words(text):
@@ -492,7 +500,8 @@ def understand(lex: Lexicon, text: str) -> Question:
         for j in range(len(stems) - n + 1):
             found = [(j + n, phrasebook.get(tuple(stems[j : j + n])))]
             if n == 1:
-                found += [(_phrase_at(key, stems, j), meant) for key, meant in gapped]
+                found += [(_phrase_at(key, stems, j), meant) for key, meant in gapped
+                          if key[0] == stems[j]]
             end, meant = next(((e, m) for e, m in found if m is not None and e is not None), (0, None))
             if meant is None or any(taken[j:end]):
                 continue
@@ -624,6 +633,8 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         if docs is None:
             continue
         positions, tfs = docs
+        if len(positions) > lex.count / 8:  # "card", "player": too common to tell anything
+            continue
         weight = math.log(1 + (lex.count - len(positions) + 0.5) / (len(positions) + 0.5))
         for i, tf in zip(positions, tfs):
             if i in scores:
