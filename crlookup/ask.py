@@ -1,25 +1,35 @@
 """Rules questions: read a question for the game's own terms, find the rules that decide it, say why.
 
 A question is read against one edition (the newest of the question's language unless told
-otherwise) through that edition's *lexicon*, built once from its rules and glossary:
+otherwise) through that edition's *lexicon*, built with the library (or on first use, for an
+older edition) from its rules and glossary:
 
 - the **terms** the edition names: keyword abilities and actions (701.x/702.x titles), section
-  titles (card types, zones, steps and phases, "Life", "Counters"...) and glossary headwords;
+  titles (card types, zones, steps and phases, "Life", "Counters"...; a step also without the
+  word "step": "upkeep") and glossary headwords (in a translation, their English names too);
   each with the entries that define it (its rule and subrules, or what its glossary entry
-  cites) and the entries whose text names it;
-- every entry's stemmed words, with its rule's and section's titles as context, as postings.
+  cites), its glossary definition, and the entries whose text names it;
+- every entry's stemmed words, with its rule's title and text and its section's title as
+  context, as BM25 postings; which entries cite which; keyword boilerplate ("Multiple
+  instances of X are redundant"), found as text that three or more keywords share.
 
 Reading a question: words are case-folded and stemmed with the index's stemmers (so
 "blocking", "blocked" and "blocks" are one word), misspelled words are read as the nearest word
-the edition uses (rapidfuzz), number words become digits ("three" also looks for "3"), and
-question boilerplate ("what happens if", "can I") and stop words are dropped. Then every term
-the question names is recognised, longest first ("first strike" before "strike").
+the edition uses (rapidfuzz), number words also look for digits, question boilerplate ("what
+happens if", "can I") and stop words are dropped, and players' phrases are read as the rules'
+words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick", "cast ... this
+turn"). Then every term the question names is recognised, longest first ("first strike"
+before "strike").
 
 Ranking combines evidence, each piece kept as a reason shown to the user: BM25 over the words
-(with how much of the question an entry covers), the terms' defining entries, entries naming
-a term with its words in order, and the rules the defining entries cite (one reference
-followed). Bare headings ("702.19. Trample") are never answers; their subrules are. A rule
-with subrules gives way to the subrule that states the answer.
+(times how much of the question an entry covers), the entries defining a recognised term
+(weighted by how rarely the rules name it), entries naming a term with its words in order, the
+rules the defining entries cite (one reference followed), two question words side by side, how
+often other rules cite an entry; multiplayer and variant rules, and keyword boilerplate, count
+less unless asked about. Bare headings ("702.19. Trample") are never answers; their subrules
+are, and a further subrule of a rule already shown counts a little less than one of another.
+The weights were set on tests/data/ask_dev.jsonl and checked on the other sets
+(scripts/eval_ask.py).
 """
 
 from __future__ import annotations
@@ -71,8 +81,7 @@ _KIND = {"701": N_("keyword action"), "702": N_("keyword ability"), "glossary": 
 
 NUMBER_WORDS = {
     "en": {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-           "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "once": "1",
-           "twice": "2"},
+           "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twenty": "20"},
     "ru": {"ноль": "0", "нуль": "0", "один": "1", "одна": "1", "одно": "1", "два": "2", "две": "2",
            "три": "3", "четыре": "4", "пять": "5", "шесть": "6", "семь": "7", "восемь": "8",
            "девять": "9", "десять": "10", "двадцать": "20"},
@@ -84,8 +93,9 @@ BOILERPLATE = {
         got still really actually exactly possible allowed also ok okay mtg magic rule rules
         question anyone someone know way something thing things like want wanted need say says
         said go goes going let lets does doing did whether mean means correct right wrong
-        just even though since either yes able card's situation case thanks please hi hello
-        understand explain isn't doesn't can't don't won't""".split(),  # noqa: SIM905 (a list of words reads better so)
+        just even though since either yes able situation case thanks please hi hello
+        understand explain may yet us isn doesn didn don won aren wasn weren hasn haven
+        couldn wouldn shouldn""".split(),  # noqa: SIM905 (a list of words reads better so)
     "ru": """происходит произойдет произойдёт будет случится случается правило правила правилам
         правилу могу может можно ли работает работают вопрос подскажите пожалуйста скажите
         просто вообще это этот эта эти этим всё все что если как когда такое такой ситуация
@@ -105,6 +115,9 @@ class Analyzer:
     def __init__(self, lang: str):
         self.lang = lang if lang in NUMBER_WORDS else "en"
         if self.lang == "ru":
+            from crlookup.index import whoosh_compat
+
+            whoosh_compat()  # the Snowball stemmers import it: without urllib, as for the index
             from whoosh.lang.snowball.russian import RussianStemmer
 
             self._stem = RussianStemmer().stem
@@ -131,12 +144,10 @@ class Analyzer:
 
 
 def _stop_words(lang: str) -> frozenset[str]:
-    from whoosh.analysis import STOP_WORDS
+    """The language's stop words (whoosh's lists), less KEEP, plus BOILERPLATE."""
     from whoosh.lang import stopwords_for_language
 
     words = set(stopwords_for_language("russian" if lang == "ru" else "english"))
-    if lang == "en":
-        words |= set(STOP_WORDS)
     words = (words - KEEP[lang]) | set(BOILERPLATE[lang])
     return frozenset(fold(w).replace("'", "").replace("’", "") for w in words) | {"s", "t"}
 
@@ -161,7 +172,15 @@ class Term(NamedTuple):
 
 
 class Lexicon:
-    """One edition read for answering questions (see the module docstring)."""
+    """One edition read for answering questions (see the module docstring).
+
+    Plain data, pickled with the library: `edition`, `lang`; per entry (by position in
+    document order) `numbers`, `kinds`, `parents` (its rule's position, -1), `lengths` (0: not
+    an answer), `sequences` (its text's stems), `cites`, `cited_by`, `template`; `postings`
+    (stem -> positions and weighted counts), `count` and `average` (answerable entries, their
+    mean length), `vocab` (words and counts, for spelling); `terms`, `term_index` (stems ->
+    term), `mention_sets`, `meanings` (each term's glossary words); `titles` by number.
+    """
 
     def __init__(self, data: dict):
         self.__dict__.update(data)

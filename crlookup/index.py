@@ -37,7 +37,15 @@ class QueryError(ValueError):
 
 
 def _whoosh():
-    """Import whoosh, leaving out the ~35 ms of urllib/http/ssl/email it never uses.
+    """Import whoosh, leaving out the ~35 ms of urllib/http/ssl/email it never uses."""
+    whoosh_compat()
+    import whoosh.index
+
+    return whoosh
+
+
+def whoosh_compat() -> None:
+    """Import whoosh.compat (which most of whoosh imports) without urllib.request.
 
     whoosh 2.7.4's compat module runs `from urllib.request import urlretrieve` on import, and
     nothing in whoosh calls it. While whoosh is imported, `urllib.request` is a stand-in whose
@@ -60,9 +68,6 @@ def _whoosh():
         finally:
             if sys.modules.get("urllib.request") is stand_in:
                 del sys.modules["urllib.request"]
-    import whoosh.index
-
-    return whoosh
 
 
 def analyzer(lang: str):

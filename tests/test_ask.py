@@ -237,3 +237,21 @@ def test_any_text_is_read_or_refused(library, text):
     scores, reasons = ask.rank(lex, q)
     assert all(s > 0 for s in scores.values())
     assert set(reasons) >= set(scores)
+
+
+def test_ask_imports_only_what_it_needs():
+    """A cold `ask --json` reads the lexicon: no search index, no rich, no urllib (whoosh's
+    Snowball stemmers import whoosh.compat, which would import urllib.request)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from crlookup.cli import cli\n"
+        "for q in ('Может ли существо с защитником атаковать?', 'Can a creature with defendr attack?'):\n"
+        "    try: cli(['ask', q, '--json'])\n"
+        "    except SystemExit as e: assert e.code == 0, e.code\n"
+        "bad = [m for m in sys.modules if m in ('whoosh.index', 'whoosh.analysis', 'urllib.request')"
+        " or m.split('.')[0] in ('rich', 'babel')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
