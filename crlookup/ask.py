@@ -47,7 +47,7 @@ from crlookup.model import fold
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 7
+LEXICON_VERSION = 8
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -67,7 +67,8 @@ NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the numbe
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 MAX_TERM_WORDS = 4
 GAP, MAX_GAP = "...", 4  # "cast ... this turn" in the thesaurus: up to 4 words between
-STEP_WORDS = {"en": ("step", "phase"), "ru": ("шаг", "фаза")}
+# steps, phases and variants are named without these words too ("upkeep", "Two-Headed Giant")
+GENERIC_WORDS = {"en": ("step", "phase", "variant", "variants"), "ru": ("шаг", "фаза", "вариант")}
 ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") names too much
 
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
@@ -292,12 +293,12 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         if g.english and lang != "en":  # players name keywords in English too ("trample")
             add(g.english, "glossary", number, targets, g.definition)
 
-    # steps and phases are also named without the word "step" ("upkeep", "cleanup"), where
-    # what is left names little else
-    generic = {an.stem(w) for w in STEP_WORDS.get(lang, ())}
+    # steps, phases and variants are also named without that word ("upkeep", "cleanup",
+    # "Two-Headed Giant"), where what is left names little else
+    generic = {an.stem(w) for w in GENERIC_WORDS.get(lang, ())}
     for stems, t in list(found.items()):
         short = tuple(s for s in stems if s not in generic)
-        if t["kind"] == "5" and short and short != stems and short not in found:
+        if t["kind"] in "589" and short and short != stems and short not in found:
             found[short] = {**t, "alias": True}
 
     index = {stems: k for k, stems in enumerate(found)}
@@ -499,14 +500,15 @@ def understand(lex: Lexicon, text: str) -> Question:
     phrasebook = lex.phrasebook
     slang = {w for key in phrasebook for w in key}
     tokens: list[Word] = []  # every word, stop words included (players' phrases have them)
+    digits: list[Word] = []  # "three" is also looked for as "3" ("Two-Headed Giant" stays)
     for typed in an.words(text):
         read = typed
         if typed in numbers_:
-            read = numbers_[typed]
+            digits.append(Word(typed, numbers_[typed], numbers_[typed], NUMBER))
         elif (typed not in an.stop and not typed.isdigit() and len(typed) >= 4
               and not _known(lex, typed) and an.stem(typed) not in slang):
             read = _nearest(lex, typed) or typed
-        tokens.append(Word(typed, read, an.stem(read), NUMBER if typed in numbers_ else 1.0))
+        tokens.append(Word(typed, read, an.stem(read)))
     kept = [p for p, w in enumerate(tokens) if w.typed not in an.stop and w.read not in an.stop]
     words = [tokens[p] for p in kept]
     sequences = [(words, kept)]  # the question's words, then the rules' words for each phrase
@@ -545,7 +547,8 @@ def understand(lex: Lexicon, text: str) -> Question:
                             w.typed if w.said else w.read for w in seq_words[j : j + n]))
                         terms.append((where[j], k, named))
     all_words = words + [w for extra, _where in sequences[1:] for w in extra]
-    found_numbers = tuple(w.read for w in words if w.read.isdigit())
+    found_numbers = tuple(w.read for w in words + digits if w.read.isdigit())
+    all_words += digits
     return Question(
         text, lex.lang, tuple(all_words), tuple((k, named) for _p, k, named in sorted(terms)),
         tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
