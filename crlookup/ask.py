@@ -472,6 +472,7 @@ class Question(NamedTuple):
     terms: tuple[tuple[int, str], ...]  # (term position in the lexicon, the words that named it)
     phrases: tuple[tuple[str, str], ...]  # (a player's phrase, the rules' words read for it)
     numbers: tuple[str, ...]  # numbers written in the question ("20 life")
+    inferred: frozenset[int] = frozenset()  # terms read from a player's phrase, not named
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -532,7 +533,8 @@ def understand(lex: Lexicon, text: str) -> Question:
             extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
             sequences.append((extra, [j] * len(extra)))
     terms: list[tuple[int, int, str]] = []  # (where in the question, term, the words naming it)
-    for seq_words, where in sequences:
+    inferred: set[int] = set()  # terms named only by the rules' words for a player's phrase
+    for seq_number, (seq_words, where) in enumerate(sequences):
         seq = [w.stem for w in seq_words]
         taken = [False] * len(seq)
         for n in range(MAX_TERM_WORDS, 0, -1):  # longest first: "first strike" before "strike"
@@ -546,12 +548,15 @@ def understand(lex: Lexicon, text: str) -> Question:
                         named = " ".join(dict.fromkeys(  # corrected words as read
                             w.typed if w.said else w.read for w in seq_words[j : j + n]))
                         terms.append((where[j], k, named))
+                        if seq_number:
+                            inferred.add(k)
     all_words = words + [w for extra, _where in sequences[1:] for w in extra]
     found_numbers = tuple(w.read for w in words + digits if w.read.isdigit())
     all_words += digits
     return Question(
         text, lex.lang, tuple(all_words), tuple((k, named) for _p, k, named in sorted(terms)),
         tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
+        frozenset(inferred),
     )
 
 
@@ -686,7 +691,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     for k, _named in question.terms:
         term = lex.terms[k]
         kind = GLOSSARY if term.kind == "glossary" else SECTION if term.kind.isdigit() else 1.0
-        weight = _weight(lex, term) * kind
+        weight = _weight(lex, term) * kind * (EXPANSION if k in question.inferred else 1.0)
         for lo, hi in term.homes:
             for i in range(lo, hi):
                 if lex.lengths[i]:
