@@ -545,8 +545,7 @@ def understand(lex: Lexicon, text: str) -> Question:
                 if k is not None:
                     taken[j : j + n] = [True] * n
                     if k not in (t for _p, t, _named in terms):
-                        named = " ".join(dict.fromkeys(  # corrected words as read
-                            w.typed if w.said else w.read for w in seq_words[j : j + n]))
+                        named = " ".join(w.read for w in seq_words[j : j + n])  # as read
                         terms.append((where[j], k, named))
                         if seq_number:
                             inferred.add(k)
@@ -739,6 +738,10 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
             shown.append(label)
     if shown:
         why.append(_("words matched: {words}").format(words=", ".join(shown)))
+    surface = {w.stem: w.read for w in question.words if not w.said}
+    for a, b in reasons.get("phrases", ()):
+        why.append(_("“{words}” side by side, as in the question").format(
+            words=f"{surface[a]} {surface[b]}"))
     for said, meant in question.phrases:
         used = [w.read for w in words if w.said == said]
         if used:
