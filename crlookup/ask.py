@@ -25,8 +25,9 @@ Ranking combines evidence, each piece kept as a reason shown to the user: BM25 o
 (times how much of the question an entry covers), the entries defining a recognised term
 (weighted by how rarely the rules name it), entries naming a term with its words in order, the
 rules the defining entries cite (one reference followed), two question words side by side, how
-often other rules cite an entry; multiplayer and variant rules, and keyword boilerplate, count
-less unless asked about. Bare headings ("702.19. Trample") are never answers; their subrules
+often other rules cite an entry, and how often answers to real players' questions cite it
+(crlookup/citations.txt: 400.7 and 601.2b decide many questions); multiplayer and variant
+rules, and keyword boilerplate, count less unless asked about. Bare headings ("702.19. Trample") are never answers; their subrules
 are, and a further subrule of a rule already shown counts a little less than one of another.
 The weights were set on tests/data/ask_dev.jsonl and checked on the other sets
 (scripts/eval_ask.py).
@@ -41,7 +42,7 @@ import re
 from array import array
 from typing import NamedTuple
 
-from crlookup.i18n import N_, _
+from crlookup.i18n import N_, _, ngettext
 from crlookup.library import KEYWORD_SECTIONS, Library
 from crlookup.model import fold
 
@@ -58,6 +59,9 @@ HOME, MENTION, CITED = 1.0, 0.8, 0.5  # evidence from the terms recognised (time
 KEYWORD = 1.0  # a keyword ability or action is defined by its own rule: worth more than rarity
 PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
 CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
+# rules judges' answers cite often decide many questions (times log(1 + answers citing it, and
+# PARENT_SHARE of those citing its rule)); counted in numbering from the July 2009 renumbering on
+JUDGED, PARENT_SHARE, JUDGED_FROM = 1.0, 0.5, "2009-07-11"
 TEMPLATE, TEMPLATE_SHARED = 0.6, 3  # keyword boilerplate said of 3 or more keywords
 SAME_RULE = 0.9  # each further answer under the same rule, in the order shown
 SHORTLIST = 300  # entries re-scored for phrases
@@ -187,12 +191,25 @@ class Lexicon:
         self.__dict__.update(data)
         self._analyzer: Analyzer | None = None
         self._phrasebook: dict | None = None
+        self._citations: dict[str, int] | None = None
 
     @property
     def analyzer(self) -> Analyzer:
         if self._analyzer is None:
             self._analyzer = Analyzer(self.lang)
         return self._analyzer
+
+    @property
+    def citations(self) -> dict[str, int]:
+        """How many answers to players' questions cite each rule, by number; none for an edition
+        numbered before the renumbering those answers use."""
+        if self._citations is None:
+            self._citations = citations() if self.edition[3:] >= JUDGED_FROM else {}
+        return self._citations
+
+    @citations.setter
+    def citations(self, counts: dict[str, int]) -> None:
+        self._citations = counts
 
     @property
     def phrasebook(self) -> dict:
@@ -408,6 +425,21 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
 
 
 # --------------------------------------------------------------------------- reading a question
+
+
+_CITATIONS: dict[str, int] | None = None
+
+
+def citations() -> dict[str, int]:
+    """How many answers to real rules questions cite each rule (crlookup/citations.txt, made by
+    scripts/count_citations.py), read once."""
+    global _CITATIONS
+    if _CITATIONS is None:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations.txt")
+        with open(path, encoding="utf-8") as f:
+            pairs = (line.split() for line in f if line.strip() and not line.startswith("#"))
+            _CITATIONS = {number: int(n) for number, n in pairs}
+    return _CITATIONS
 
 
 class Word(NamedTuple):
@@ -654,6 +686,13 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         covered = sum(idf[s] for s in matched[i]) / total
         scores[i] *= 0.4 + 0.6 * covered
         scores[i] += CITED_PRIOR * math.log1p(lex.cited_by[i])
+    judged = lex.citations
+    if judged:
+        for i in scores:
+            number = lex.numbers[i]
+            rule = number.rstrip("abcdefghijkmnpqrstuvwxyz")
+            cites = judged.get(number, 0) + (PARENT_SHARE * judged.get(rule, 0) if rule != number else 0)
+            scores[i] += JUDGED * math.log1p(cites)
     for stem, qw in meaning.items():  # only for entries the question itself found
         docs = lex.postings.get(stem)
         if docs is None:
@@ -670,6 +709,9 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         if lex.template[i]:
             scores[i] *= TEMPLATE
     reasons: dict[int, dict] = {i: {"words": matched[i]} for i in scores}
+    for i in scores:
+        if judged.get(lex.numbers[i]):
+            reasons[i]["judged"] = judged[lex.numbers[i]]
     named_variant = any(
         lex.numbers[lo][:1] in "89" for k, _named in question.terms for lo, _hi in lex.terms[k].homes
     )
@@ -747,6 +789,10 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
         if used:
             why.append(_("“{said}” read as “{meant}” (matched: {words})").format(
                 said=said, meant=meant, words=", ".join(dict.fromkeys(used))))
+    if reasons.get("judged"):
+        why.append(ngettext("{count} answer to players’ rules questions cites it",
+                            "{count} answers to players’ rules questions cite it",
+                            reasons["judged"]).format(count=reasons["judged"]))
     return why
 
 

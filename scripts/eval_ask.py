@@ -5,7 +5,8 @@ Two sets:
       (../shared/eval/stackexchange-mtg-cited-rules.jsonl, read from there, never copied into
       the project), titles and bodies each used as the question; lenient: a hit is a cited rule
       or its rule/subrule (702.19 and 702.19b count for each other), since answers cite loosely
-      and in the numbering of their time;
+      and in the numbering of their time; `ask` answers each with the citation counts of the
+      other half of the questions only (see scripts/count_citations.py);
   (b) our own questions with gold rule numbers, each set written by a different person, a hit
       being a gold number or a subrule of one: tests/data/ask_questions.jsonl (the reported
       set), tests/data/ask_dev.jsonl (the development set, looked at while tuning) and
@@ -26,6 +27,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+import count_citations  # beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
@@ -50,12 +53,19 @@ def under(number: str, gold: str) -> bool:
 
 
 def stackexchange(path: Path, field: str, limit: int | None):
+    """The questions citing rules; each with the citation counts of the other half of them
+    (`ask` weighs rules by how often answers cite them: crlookup/citations.txt, counted from
+    this very file), so that no question is helped by its own answer."""
+    halves = [count_citations.count(count_citations.questions(path), fold) for fold in (0, 1)]
+    k = 0
     with open(path, encoding="utf-8") as f:
         for line in f:
             item = json.loads(line)
             if item.get("cited_rules"):
                 text = " ".join(item[field].split()[:MAX_WORDS])
-                yield {"question": text, "lang": "en", "gold": item["cited_rules"]}
+                yield {"question": text, "lang": "en", "gold": item["cited_rules"],
+                       "citations": halves[k % 2]}
+                k += 1
                 if limit is not None:
                     limit -= 1
                     if limit <= 0:
@@ -77,8 +87,9 @@ class Systems:
         self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
         self.indexes = {lang: index.Index(self.lib.index_path, lang) for lang in ("en", "ru")}
 
-    def by_ask(self, text: str, lang: str) -> list[str]:
+    def by_ask(self, text: str, lang: str, citations: dict | None = None) -> list[str]:
         lex = self.lexicons[lang]
+        lex.citations = self.ask.citations() if citations is None else citations
         try:
             q = self.ask.understand(lex, text)
         except self.ask.QuestionError:
@@ -86,7 +97,7 @@ class Systems:
         scores, _ = self.ask.rank(lex, q)
         return [lex.numbers[i] for i in self.ask.best(lex, scores, K)]
 
-    def by_search(self, text: str, lang: str) -> list[str]:
+    def by_search(self, text: str, lang: str, citations: dict | None = None) -> list[str]:
         try:
             hits = self.indexes[lang].search(text, editions=(self.editions[lang],), limit=K).hits
         except self.index.QueryError:
@@ -103,7 +114,7 @@ def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
         for item in items:
             n += 1
             t = time.perf_counter()
-            found = run(item["question"], item.get("lang", "en"))
+            found = run(item["question"], item.get("lang", "en"), item.get("citations"))
             times.append(time.perf_counter() - t)
             rank = next((r for r, num in enumerate(found, 1)
                          if any(match(num, g) for g in item["gold"])), None)

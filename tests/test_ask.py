@@ -130,6 +130,41 @@ def test_why_is_truthful(library, question):
             elif m := re.match(r"cited by (\S+)", reason):
                 citing = library.get(a.edition, m.group(1))
                 assert a.number in [t for ref in citing.refs for t in ref.targets]
+            elif m := re.match(r"(\d+) answers? to players’ rules questions cites? it", reason):
+                assert ask.citations()[a.number] == int(m.group(1))
+
+
+def test_citation_counts_are_rule_numbers_in_order():
+    from crlookup.numbers import parse, sort_key
+
+    counts = ask.citations()
+    assert len(counts) > 1000
+    assert all(str(parse(n)) == n and c > 0 for n, c in counts.items())
+    assert list(counts) == sorted(counts, key=sort_key)
+    # the rules players' questions turn on most: a card's zone change, casting, state-based actions
+    top = sorted(counts, key=counts.get, reverse=True)[:5]
+    assert "400.7" in top and "601.2b" in top
+
+
+def test_rules_judges_cite_weigh_more(library):
+    """With the citation counts, a rule answers cite often gains on one they never cite; an
+    edition numbered before the July 2009 renumbering (which the answers don't use) gets none."""
+    lex = ask.lexicon(library, EN)
+    question = ask.understand(lex, "can I sacrifice a creature that is blocking?")
+    with_counts, reasons = ask.rank(lex, question)
+    lex.citations = {}
+    try:
+        without, _ = ask.rank(lex, question)
+    finally:
+        lex.citations = ask.citations()
+    cited = lex.numbers.index("509.1h")
+    assert reasons[cited]["judged"] == ask.citations()["509.1h"] > 0
+    assert with_counts[cited] > without[cited]
+    never = next(i for i in without if lex.numbers[i] not in ask.citations()
+                 and lex.numbers[i].rstrip("abcdefghijkmnpqrstuvwxyz") not in ask.citations())
+    assert with_counts[never] == without[never]
+    assert ask.lexicon(library, "en-2009-02-01").citations == {}
+    assert ask.lexicon(library, RU).citations is ask.citations()
 
 
 def test_newest_edition_unless_told(private_home):
