@@ -163,7 +163,7 @@ def test_rules_judges_cite_weigh_more(library):
     never = next(i for i in without if lex.numbers[i] not in ask.citations()
                  and lex.numbers[i].rstrip("abcdefghijkmnpqrstuvwxyz") not in ask.citations())
     assert with_counts[never] == without[never]
-    assert ask.lexicon(library, "en-2009-02-01").citations == {}
+    assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == {}
     assert ask.lexicon(library, RU).citations is ask.citations()
 
 
