@@ -25,10 +25,12 @@ Ranking combines evidence, each piece kept as a reason shown to the user: BM25 o
 (times how much of the question an entry covers), the entries defining a recognised term
 (weighted by how rarely the rules name it), entries naming a term with its words in order, the
 rules the defining entries cite (one reference followed), two question words side by side, how
-often other rules cite an entry, and how often answers to real players' questions cite it
-(crlookup/citations.txt: 400.7 and 601.2b decide many questions); multiplayer and variant
-rules, and keyword boilerplate, count less unless asked about. Bare headings ("702.19. Trample") are never answers; their subrules
-are, and a further subrule of a rule already shown counts a little less than one of another.
+often other rules cite an entry, and how often answers to real players' questions cite it,
+above all for questions with the same words (crlookup/citations/: 400.7 and 601.2b decide many
+questions, answers about "X" cite 107.3); multiplayer and variant rules, and keyword
+boilerplate, count less unless asked about. Bare headings ("702.19. Trample") are never
+answers; their subrules are, and a further subrule of a rule already shown counts a little
+less than one of another.
 The weights were set on tests/data/ask_dev.jsonl and checked on the other sets
 (scripts/eval_ask.py).
 """
@@ -60,8 +62,10 @@ KEYWORD = 1.0  # a keyword ability or action is defined by its own rule: worth m
 PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
 CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
 # rules judges' answers cite often decide many questions (times log(1 + answers citing it, and
-# PARENT_SHARE of those citing its rule)); counted in numbering from the July 2009 renumbering on
-JUDGED, PARENT_SHARE, JUDGED_FROM = 1.0, 0.5, "2009-07-11"
+# PARENT_SHARE of those citing its rule)); the more so if they cite it for questions with one of
+# the question's words (times the log lift); in numbering from the July 2009 renumbering on
+JUDGED, ASKED, PARENT_SHARE, JUDGED_FROM = 1.0, 0.25, 0.5, "2009-07-11"
+ASKED_SHOWN = 3  # the words whose questions cite a rule most, in its reasons
 TEMPLATE, TEMPLATE_SHARED = 0.6, 3  # keyword boilerplate said of 3 or more keywords
 SAME_RULE = 0.9  # each further answer under the same rule, in the order shown
 SHORTLIST = 300  # entries re-scored for phrases
@@ -191,7 +195,7 @@ class Lexicon:
         self.__dict__.update(data)
         self._analyzer: Analyzer | None = None
         self._phrasebook: dict | None = None
-        self._citations: dict[str, int] | None = None
+        self._citations: Cited | None = None
 
     @property
     def analyzer(self) -> Analyzer:
@@ -200,16 +204,16 @@ class Lexicon:
         return self._analyzer
 
     @property
-    def citations(self) -> dict[str, int]:
-        """How many answers to players' questions cite each rule, by number; none for an edition
+    def citations(self) -> Cited:
+        """What answers to players' questions cite, by rule number; nothing for an edition
         numbered before the renumbering those answers use."""
         if self._citations is None:
-            self._citations = citations() if self.edition[3:] >= JUDGED_FROM else {}
+            self._citations = citations(self.lang) if self.edition[3:] >= JUDGED_FROM else Cited({}, {})
         return self._citations
 
     @citations.setter
-    def citations(self, counts: dict[str, int]) -> None:
-        self._citations = counts
+    def citations(self, cited: Cited) -> None:
+        self._citations = cited
 
     @property
     def phrasebook(self) -> dict:
@@ -427,19 +431,34 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
 # --------------------------------------------------------------------------- reading a question
 
 
-_CITATIONS: dict[str, int] | None = None
+class Cited(NamedTuple):
+    """What answers to real players' rules questions cite (crlookup/citations/, made by
+    scripts/count_citations.py)."""
+
+    counts: dict[str, int]  # rule number -> answers citing it
+    words: dict[str, dict[str, float]]  # question stem -> rules cited unusually often -> log lift
 
 
-def citations() -> dict[str, int]:
-    """How many answers to real rules questions cite each rule (crlookup/citations.txt, made by
-    scripts/count_citations.py), read once."""
-    global _CITATIONS
-    if _CITATIONS is None:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations.txt")
-        with open(path, encoding="utf-8") as f:
-            pairs = (line.split() for line in f if line.strip() and not line.startswith("#"))
-            _CITATIONS = {number: int(n) for number, n in pairs}
-    return _CITATIONS
+_CITED: dict[str, Cited] = {}
+
+
+def citations(lang: str) -> Cited:
+    """What answers cite, for questions in `lang` (words only where its questions were counted:
+    English), read once."""
+    if lang not in _CITED:
+        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations")
+
+        def rows(name: str) -> list[list[str]]:
+            if not os.path.exists(os.path.join(folder, name)):
+                return []
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                return [line.split() for line in f if line.strip() and not line.startswith("#")]
+
+        counts = {number: int(n) for number, n in rows("rules.txt")}
+        words = {stem: {r: float(v) for r, _, v in (p.partition(":") for p in rest)}
+                 for stem, *rest in rows(lang + ".txt")}
+        _CITED[lang] = Cited(counts, words)
+    return _CITED[lang]
 
 
 class Word(NamedTuple):
@@ -686,12 +705,10 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         covered = sum(idf[s] for s in matched[i]) / total
         scores[i] *= 0.4 + 0.6 * covered
         scores[i] += CITED_PRIOR * math.log1p(lex.cited_by[i])
-    judged = lex.citations
+    judged = lex.citations.counts
     if judged:
         for i in scores:
-            number = lex.numbers[i]
-            rule = number.rstrip("abcdefghijkmnpqrstuvwxyz")
-            cites = judged.get(number, 0) + (PARENT_SHARE * judged.get(rule, 0) if rule != number else 0)
+            cites = _with_rule(judged, lex.numbers[i])
             scores[i] += JUDGED * math.log1p(cites)
     for stem, qw in meaning.items():  # only for entries the question itself found
         docs = lex.postings.get(stem)
@@ -743,7 +760,23 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         if len(term.stems) > 1:
             for i in lex.mention_sets[k]:
                 _add(scores, reasons, i, MENTION * weight, "named", k)
+    asked = lex.citations.words
+    tables = {w.stem: asked[w.stem] for w in question.words if w.stem in asked}
+    if tables:  # rules answers cite for questions with the question's words
+        for i in scores:
+            for stem, table in tables.items():
+                lift = _with_rule(table, lex.numbers[i])
+                if lift:
+                    scores[i] += ASKED * lift
+                    reasons[i].setdefault("asked", []).append((lift, stem))
     return scores, reasons
+
+
+def _with_rule(by_number: dict[str, float], number: str) -> float:
+    """A subrule's value plus PARENT_SHARE of its rule's."""
+    rule = number.rstrip("abcdefghijkmnpqrstuvwxyz")
+    own = by_number.get(number, 0)
+    return own + PARENT_SHARE * by_number.get(rule, 0) if rule != number else own
 
 
 def _weight(lex: Lexicon, term: Term) -> float:
@@ -789,6 +822,13 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
         if used:
             why.append(_("“{said}” read as “{meant}” (matched: {words})").format(
                 said=said, meant=meant, words=", ".join(dict.fromkeys(used))))
+    if reasons.get("asked"):
+        said = {}
+        for w in question.words:
+            said.setdefault(w.stem, w.read)
+        strongest = sorted(reasons["asked"], reverse=True)[:ASKED_SHOWN]
+        why.append(_("answers to players’ questions with {words} cite it often").format(
+            words=", ".join(f"“{said[s]}”" for _lift, s in strongest)))
     if reasons.get("judged"):
         why.append(ngettext("{count} answer to players’ rules questions cites it",
                             "{count} answers to players’ rules questions cite it",

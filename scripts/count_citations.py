@@ -1,13 +1,20 @@
-"""Count how often answers to real rules questions cite each rule: crlookup/citations.txt.
+"""Count what answers to real rules questions cite: crlookup/citations/.
 
 `crlookup ask` gives a rule that judges' answers cite often a little more weight (it decides
-many questions: 400.7, 601.2b, 704.3...). The counts come from the StackExchange rules
-questions (../shared/eval/stackexchange-mtg-cited-rules.jsonl, CC BY-SA): for each rule
-number, the number of questions whose answer cites it. Only numbers and counts are written,
-never a question's or an answer's text.
+many questions: 400.7, 601.2b, 704.3...), and more again when the question has a word whose
+questions' answers cite that rule unusually often ("X" and 107.3, "hexproof" and 702.11). Both
+come from the StackExchange rules questions (../shared/eval/stackexchange-mtg-cited-rules.jsonl,
+CC BY-SA), each question read as its title and the first 150 words of its body:
 
-The same file is the benchmark of scripts/eval_ask.py, which therefore scores each of its
-questions with counts taken from the other half of the questions only (`count(..., fold=)`).
+- crlookup/citations/rules.txt: for each rule number, how many questions' answers cite it;
+- crlookup/citations/en.txt: for each question word (stem, as `ask` reads English) in at least
+  5 questions, the rules cited for at least 5 of them and at least 1.5 times as often as for
+  questions in general, with the natural log of that ratio (the lift).
+
+A citation of a subrule counts for its rule too. Only numbers, stems and counts are written,
+never a question's or an answer's text. The same file is the benchmark of scripts/eval_ask.py,
+which therefore answers each of its questions with what the other half of the questions says
+(`cited(..., fold=)`).
 
     python scripts/count_citations.py [--file PATH]
 """
@@ -16,44 +23,73 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from crlookup import ask
+from crlookup.numbers import NumberError, parse, sort_key
+
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
-OUT = ROOT / "crlookup" / "citations.txt"
+OUT = ROOT / "crlookup" / "citations"
+MAX_WORDS = 150  # of a body, as scripts/eval_ask.py reads it
+MIN_QUESTIONS, MIN_TOGETHER, MIN_LIFT = 5, 5, 1.5
 HEADER = """\
-# How many answers to real rules questions cite each rule (one question counts once).
+# {what}
 # From the boardgames.stackexchange.com questions about Magic whose answers cite rules
-# ({questions} questions, CC BY-SA; numbers and counts only). Answers cite the numbering of
-# their time (2010 on). Made by scripts/count_citations.py; read by crlookup/ask.py.
+# ({questions} questions, CC BY-SA; numbers, stems and counts only). Answers cite the
+# numbering of their time (2010 on). Made by scripts/count_citations.py; read by crlookup/ask.py.
 """
 
 
-def questions(path: Path) -> list[list[str]]:
-    """The cited rules of each question that cites any, in file order."""
-    with open(path, encoding="utf-8") as f:
-        items = [json.loads(line) for line in f if line.strip()]
-    return [item["cited_rules"] for item in items if item.get("cited_rules")]
-
-
-def count(cited: list[list[str]], fold: int | None = None) -> Counter:
-    """Questions citing each rule number; with `fold` (0 or 1), only the questions whose
-    position's parity is not `fold`, i.e. the other half."""
-    sys.path.insert(0, str(ROOT))
-    from crlookup.numbers import NumberError, parse
-
-    counts: Counter = Counter()
-    for k, rules in enumerate(cited):
-        if fold is not None and k % 2 == fold:
-            continue
-        for number in set(rules):
+class Question:
+    def __init__(self, item: dict):
+        self.text = item["title"] + "\n" + " ".join(item["question"].split()[:MAX_WORDS])
+        self.rules = set()
+        for number in item["cited_rules"]:
             try:
-                counts[str(parse(number))] += 1
+                self.rules.add(str(parse(number)))
             except NumberError:
                 continue
-    return counts
+
+
+def questions(path: Path) -> list[Question]:
+    """The questions whose answers cite rules, in file order."""
+    with open(path, encoding="utf-8") as f:
+        items = [json.loads(line) for line in f if line.strip()]
+    return [Question(item) for item in items if item.get("cited_rules")]
+
+
+def cited(qs: list[Question], fold: int | None = None, lang: str = "en") -> ask.Cited:
+    """What the answers cite; with `fold` (0 or 1), of the questions whose position's parity is
+    not `fold` only, i.e. the other half."""
+    an = ask.Analyzer(lang)
+    counts: Counter = Counter()  # questions citing a rule (as cited)
+    rules_of: Counter = Counter()  # questions citing a rule or a subrule of it
+    stems_of: Counter = Counter()  # questions with a word
+    together: Counter = Counter()  # questions with a word citing a rule (or a subrule of it)
+    n = 0
+    for k, q in enumerate(qs):
+        if fold is not None and k % 2 == fold:
+            continue
+        n += 1
+        counts.update(q.rules)
+        rules = q.rules | {r.rstrip("abcdefghijkmnpqrstuvwxyz") for r in q.rules}
+        rules_of.update(rules)
+        stems = set(an.stems(q.text))
+        stems_of.update(stems)
+        together.update((s, r) for s in stems for r in rules)
+    words: dict[str, dict[str, float]] = defaultdict(dict)
+    for (s, r), c in together.items():
+        if c >= MIN_TOGETHER and stems_of[s] >= MIN_QUESTIONS:
+            lift = c * n / (stems_of[s] * rules_of[r])
+            if lift >= MIN_LIFT:
+                words[s][r] = round(math.log(lift), 3)
+    return ask.Cited(dict(counts), dict(words))
 
 
 def main() -> None:
@@ -62,14 +98,23 @@ def main() -> None:
     args = ap.parse_args()
     if not args.file.exists():
         sys.exit(f"{args.file}: not found (pass --file)")
-    cited = questions(args.file)
-    counts = count(cited)
-    from crlookup.numbers import sort_key
-
-    with open(OUT, "w", encoding="utf-8", newline="\n") as f:
-        f.write(HEADER.format(questions=len(cited)))
-        f.writelines(f"{number} {counts[number]}\n" for number in sorted(counts, key=sort_key))
-    print(f"{OUT.relative_to(ROOT)}: {len(counts)} rules cited by {len(cited)} questions")
+    qs = questions(args.file)
+    found = cited(qs)
+    OUT.mkdir(exist_ok=True)
+    with open(OUT / "rules.txt", "w", encoding="utf-8", newline="\n") as f:
+        f.write(HEADER.format(what="How many answers to real rules questions cite each rule "
+                              "(one question counts once).", questions=len(qs)))
+        f.writelines(f"{number} {found.counts[number]}\n"
+                     for number in sorted(found.counts, key=sort_key))
+    with open(OUT / "en.txt", "w", encoding="utf-8", newline="\n") as f:
+        f.write(HEADER.format(what="Question words (stems) and the rules answers to questions "
+                              "with them cite unusually often: number:ln(lift).", questions=len(qs)))
+        for stem in sorted(found.words):
+            rules = sorted(found.words[stem].items(), key=lambda p: sort_key(p[0]))
+            f.write(stem + " " + " ".join(f"{r}:{v}" for r, v in rules) + "\n")
+    pairs = sum(len(v) for v in found.words.values())
+    print(f"crlookup/citations/: {len(found.counts)} rules cited by {len(qs)} questions; "
+          f"{len(found.words)} words with {pairs} rules they ask about")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@ Two sets:
       (../shared/eval/stackexchange-mtg-cited-rules.jsonl, read from there, never copied into
       the project), titles and bodies each used as the question; lenient: a hit is a cited rule
       or its rule/subrule (702.19 and 702.19b count for each other), since answers cite loosely
-      and in the numbering of their time; `ask` answers each with the citation counts of the
-      other half of the questions only (see scripts/count_citations.py);
+      and in the numbering of their time; `ask` answers each with what the answers to the
+      other half of the questions cite only (see scripts/count_citations.py);
   (b) our own questions with gold rule numbers, each set written by a different person, a hit
       being a gold number or a subrule of one: tests/data/ask_questions.jsonl (the reported
       set), tests/data/ask_dev.jsonl (the development set, looked at while tuning) and
@@ -53,10 +53,11 @@ def under(number: str, gold: str) -> bool:
 
 
 def stackexchange(path: Path, field: str, limit: int | None):
-    """The questions citing rules; each with the citation counts of the other half of them
-    (`ask` weighs rules by how often answers cite them: crlookup/citations.txt, counted from
-    this very file), so that no question is helped by its own answer."""
-    halves = [count_citations.count(count_citations.questions(path), fold) for fold in (0, 1)]
+    """The questions citing rules; each with what the answers to the other half of them cite
+    (`ask` weighs rules by what answers cite: crlookup/citations/, counted from this very
+    file), so that no question is helped by its own answer."""
+    questions = count_citations.questions(path)
+    halves = [count_citations.cited(questions, fold) for fold in (0, 1)]
     k = 0
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -87,9 +88,9 @@ class Systems:
         self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
         self.indexes = {lang: index.Index(self.lib.index_path, lang) for lang in ("en", "ru")}
 
-    def by_ask(self, text: str, lang: str, citations: dict | None = None) -> list[str]:
+    def by_ask(self, text: str, lang: str, cited=None) -> list[str]:
         lex = self.lexicons[lang]
-        lex.citations = self.ask.citations() if citations is None else citations
+        lex.citations = self.ask.citations(lang) if cited is None else cited
         try:
             q = self.ask.understand(lex, text)
         except self.ask.QuestionError:
@@ -97,7 +98,7 @@ class Systems:
         scores, _ = self.ask.rank(lex, q)
         return [lex.numbers[i] for i in self.ask.best(lex, scores, K)]
 
-    def by_search(self, text: str, lang: str, citations: dict | None = None) -> list[str]:
+    def by_search(self, text: str, lang: str, cited=None) -> list[str]:
         try:
             hits = self.indexes[lang].search(text, editions=(self.editions[lang],), limit=K).hits
         except self.index.QueryError:

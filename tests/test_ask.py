@@ -131,40 +131,61 @@ def test_why_is_truthful(library, question):
                 citing = library.get(a.edition, m.group(1))
                 assert a.number in [t for ref in citing.refs for t in ref.targets]
             elif m := re.match(r"(\d+) answers? to players’ rules questions cites? it", reason):
-                assert ask.citations()[a.number] == int(m.group(1))
+                assert lex.citations.counts[a.number] == int(m.group(1))
+            elif m := re.match(r"answers to players’ questions with (.+) cite it often", reason):
+                rule = a.number.rstrip("abcdefghijkmnpqrstuvwxyz")
+                for word in re.findall(r"“(.+?)”", m.group(1)):
+                    table = lex.citations.words[lex.analyzer.stem(word)]
+                    assert a.number in table or rule in table, (a.number, word)
 
 
-def test_citation_counts_are_rule_numbers_in_order():
+def test_citations_are_rule_numbers_in_order():
     from crlookup.numbers import parse, sort_key
 
-    counts = ask.citations()
+    cited = ask.citations("en")
+    counts = cited.counts
     assert len(counts) > 1000
     assert all(str(parse(n)) == n and c > 0 for n, c in counts.items())
     assert list(counts) == sorted(counts, key=sort_key)
     # the rules players' questions turn on most: a card's zone change, casting, state-based actions
     top = sorted(counts, key=counts.get, reverse=True)[:5]
     assert "400.7" in top and "601.2b" in top
+    # words: stems as `ask` reads English, each with rules cited unusually often (log lift > 0)
+    assert len(cited.words) > 300
+    assert all(str(parse(n)) == n and v > 0 for t in cited.words.values() for n, v in t.items())
+    assert "107.3" in cited.words["x"] and "702.11" in cited.words["hexproof"]
+    assert ask.citations("ru").counts is not None and ask.citations("ru").words == {}
 
 
 def test_rules_judges_cite_weigh_more(library):
     """With the citation counts, a rule answers cite often gains on one they never cite; an
     edition numbered before the July 2009 renumbering (which the answers don't use) gets none."""
     lex = ask.lexicon(library, EN)
+    cited = ask.citations("en")
     question = ask.understand(lex, "can I sacrifice a creature that is blocking?")
     with_counts, reasons = ask.rank(lex, question)
-    lex.citations = {}
+    lex.citations = ask.Cited({}, {})
     try:
         without, _ = ask.rank(lex, question)
     finally:
-        lex.citations = ask.citations()
-    cited = lex.numbers.index("509.1h")
-    assert reasons[cited]["judged"] == ask.citations()["509.1h"] > 0
-    assert with_counts[cited] > without[cited]
-    never = next(i for i in without if lex.numbers[i] not in ask.citations()
-                 and lex.numbers[i].rstrip("abcdefghijkmnpqrstuvwxyz") not in ask.citations())
+        lex.citations = cited
+    i = lex.numbers.index("509.1h")
+    assert reasons[i]["judged"] == cited.counts["509.1h"] > 0
+    assert "block" in [stem for _lift, stem in reasons[i]["asked"]]  # questions on blocking cite it
+    assert with_counts[i] > without[i]
+    base = lambda n: n.rstrip("abcdefghijkmnpqrstuvwxyz")
+    never = next(i for i in without
+                 if not {lex.numbers[i], base(lex.numbers[i])} & set(cited.counts))
     assert with_counts[never] == without[never]
-    assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == {}
-    assert ask.lexicon(library, RU).citations is ask.citations()
+    assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == ({}, {})
+    assert ask.lexicon(library, RU).citations is ask.citations("ru")
+
+
+def test_answers_to_questions_with_a_word_are_shown_as_a_reason(library):
+    asked = ask.ask(library, "I cast a spell with X in its cost for free. What is X?", limit=3)
+    x = next(a for a in asked.answers if a.number.startswith("107.3"))  # "X" in a cost
+    reason = next(r for r in x.why if r.startswith("answers to players’ questions with"))
+    assert "“x”" in reason and reason.count("“") <= ask.ASKED_SHOWN
 
 
 def test_newest_edition_unless_told(private_home):
