@@ -651,6 +651,7 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
         rule = lib.get(lex.edition, number)
         parent = lex.parents[i]
         title = lex.titles.get(lex.numbers[parent], "") if parent >= 0 else rule.title
+        title = title or lex.titles.get(number.split(".")[0], "")  # "601.2b": Casting Spells
         out.append(Answer(lex.edition, number, title, rule.text, round(scores[i], 2),
                           tuple(_explain(lex, question, reasons[i]))))
     return out
@@ -882,7 +883,8 @@ def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:
             out.append(a._replace(why=a.why + (_("no counterpart in {edition}").format(edition=target),)))
             continue
         parent = lib.get(target, rule.number.rstrip("abcdefghijkmnpqrstuvwxyz")) if rule.kind == "subrule" else rule
+        section = lib.get(target, rule.number.split(".")[0])
+        title = (parent.title if parent else "") or (section.title if section else "")
         note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
-        out.append(Answer(target, rule.number, parent.title if parent else "", rule.text, a.score,
-                          a.why + (note,)))
+        out.append(Answer(target, rule.number, title, rule.text, a.score, a.why + (note,)))
     return out

@@ -188,6 +188,16 @@ def test_answers_to_questions_with_a_word_are_shown_as_a_reason(library):
     assert "“x”" in reason and reason.count("“") <= ask.ASKED_SHOWN
 
 
+def test_answers_carry_their_rule_or_section_title(library):
+    """601.2 has no title of its own: its subrules are shown under "Casting Spells"."""
+    for lang in (None, "ru"):
+        asked = ask.ask(library, "When do I choose the value of X for a spell I cast?", lang=lang)
+        assert all(a.title for a in asked.answers), asked.answers
+    found = {a.number: a.title for a in ask.ask(library, "When do I announce X while casting a spell?",
+                                                   limit=10).answers}
+    assert any(n.startswith("601.2") and t == "Casting Spells" for n, t in found.items()), found
+
+
 def test_newest_edition_unless_told(private_home):
     from crlookup import store
 
