@@ -22,6 +22,7 @@ import re
 from typing import NamedTuple
 
 from crlookup.model import Rule, fold
+from crlookup.numbers import rule_of
 
 KINDS = ("unchanged", "changed", "moved", "split", "merged", "removed", "added")
 _REF_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]*)?(?![\w])")
@@ -252,13 +253,13 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
     for n in numbers:
         if len(texts[n]) <= 20:
             continue
-        parent = _rule_of(n)
+        parent = rule_of(n)
         near = set()
         for m in (parent, *own_children.get(parent, ())):
             b = counterparts.get(m)
             if b:
                 near.add(b)
-                near.update(other_children.get(_rule_of(b), ()))
+                near.update(other_children.get(rule_of(b), ()))
         best = max(
             ((fuzz.partial_ratio(texts[n], other_texts[b]), b) for b in near
              if b in other_texts and len(other_texts[b]) > len(texts[n])),
@@ -269,15 +270,11 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
     return found
 
 
-def _rule_of(number: str) -> str:
-    return number.rstrip("abcdefghijkmnpqrstuvwxyz")
-
-
 def _children(rules: list[Rule]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for r in rules:
         if r.kind == "subrule":
-            out.setdefault(_rule_of(r.number), []).append(r.number)
+            out.setdefault(rule_of(r.number), []).append(r.number)
     return out
 
 

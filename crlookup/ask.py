@@ -46,7 +46,8 @@ from typing import NamedTuple
 
 from crlookup.i18n import N_, _, ngettext
 from crlookup.library import KEYWORD_SECTIONS, Library
-from crlookup.model import fold
+from crlookup.model import Rule, fold
+from crlookup.numbers import rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
@@ -255,7 +256,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     parents = array("i")
     for i, r in enumerate(entries):
         head = r.number.split(".")[0]
-        rule = r.number.rstrip("abcdefghijkmnpqrstuvwxyz") if r.kind == "subrule" else ""
+        rule = rule_of(r.number) if r.kind == "subrule" else ""
         parents.append(position.get(rule, -1))
         text_words, example_words = an.words(r.text), an.words(" ".join(r.examples))
         for w in (*an.words(r.title), *text_words, *example_words):
@@ -347,7 +348,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     # what zone ...") rarely decides a question
     shapes: dict[str, list[int]] = {}
     for i, r in enumerate(entries):
-        rule = r.number.rstrip("abcdefghijkmnpqrstuvwxyz")
+        rule = rule_of(r.number)
         name = titles.get(rule, "") if r.kind == "subrule" else ""
         if name and rule.split(".")[0] in KEYWORD_SECTIONS[:2]:
             shape = re.sub(re.escape(name), "X", fold(r.text), flags=re.IGNORECASE)
@@ -647,14 +648,20 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
     scores, reasons = rank(lex, question)
     out = []
     for i in best(lex, scores, limit):
-        number = lex.numbers[i]
-        rule = lib.get(lex.edition, number)
-        parent = lex.parents[i]
-        title = lex.titles.get(lex.numbers[parent], "") if parent >= 0 else rule.title
-        title = title or lex.titles.get(number.split(".")[0], "")  # "601.2b": Casting Spells
-        out.append(Answer(lex.edition, number, title, rule.text, round(scores[i], 2),
-                          tuple(_explain(lex, question, reasons[i]))))
+        rule = lib.get(lex.edition, lex.numbers[i])
+        out.append(Answer(lex.edition, rule.number, _title(lib, lex.edition, rule), rule.text,
+                          round(scores[i], 2), tuple(_explain(lex, question, reasons[i]))))
     return out
+
+
+def _title(lib: Library, edition: str, rule: Rule) -> str:
+    """What an answer is shown under: its rule's title (a subrule's, its rule's), else its
+    section's ("601.2b": Casting Spells)."""
+    for number in (rule_of(rule.number), rule.number.split(".")[0]):
+        found = rule if number == rule.number else lib.get(edition, number)
+        if found is not None and found.title:
+            return found.title
+    return ""
 
 
 def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
@@ -775,7 +782,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
 
 def _with_rule(by_number: dict[str, float], number: str) -> float:
     """A subrule's value plus PARENT_SHARE of its rule's."""
-    rule = number.rstrip("abcdefghijkmnpqrstuvwxyz")
+    rule = rule_of(number)
     own = by_number.get(number, 0)
     return own + PARENT_SHARE * by_number.get(rule, 0) if rule != number else own
 
@@ -882,9 +889,7 @@ def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:
         if rule is None:
             out.append(a._replace(why=a.why + (_("no counterpart in {edition}").format(edition=target),)))
             continue
-        parent = lib.get(target, rule.number.rstrip("abcdefghijkmnpqrstuvwxyz")) if rule.kind == "subrule" else rule
-        section = lib.get(target, rule.number.split(".")[0])
-        title = (parent.title if parent else "") or (section.title if section else "")
         note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
-        out.append(Answer(target, rule.number, title, rule.text, a.score, a.why + (note,)))
+        out.append(Answer(target, rule.number, _title(lib, target, rule), rule.text, a.score,
+                          a.why + (note,)))
     return out

@@ -15,6 +15,8 @@ from __future__ import annotations
 from datetime import date
 from typing import NamedTuple
 
+from crlookup.numbers import rule_of
+
 KINDS = ("chapter", "section", "rule", "subrule")
 
 
@@ -46,7 +48,7 @@ class Reference(NamedTuple):
         """The cited number or range in CR style: "601.2e–g", "510.1c–510.2"."""
         if not self.last:
             return self.first
-        common = self.first.rstrip("abcdefghijkmnpqrstuvwxyz")
+        common = rule_of(self.first)
         if self.last.startswith(common) and self.last[len(common) :].isalpha():
             return f"{self.first}–{self.last[len(common):]}"
         return f"{self.first}–{self.last}"

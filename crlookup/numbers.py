@@ -120,6 +120,12 @@ def parse(text: str) -> RuleNumber:
     return RuleNumber(section, int(m.group(3)), m.group(4))
 
 
+def rule_of(number: str) -> str:
+    """The rule a subrule number belongs to ("702.19b" -> "702.19"); a rule or section as it is.
+    Plain string work, for hot loops over numbers already known to be well formed."""
+    return number.rstrip("abcdefghijkmnpqrstuvwxyz")
+
+
 def sort_key(number: str) -> tuple:
     """Sort key for a number string: sorted(numbers, key=sort_key) is numeric order."""
     return parse(number).key

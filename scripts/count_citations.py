@@ -32,11 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from crlookup import ask
-from crlookup.numbers import NumberError, parse, sort_key
+from crlookup.numbers import NumberError, parse, rule_of, sort_key
 
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OUT = ROOT / "crlookup" / "citations"
-MAX_WORDS = 150  # of a body, as scripts/eval_ask.py reads it
+MAX_WORDS = 150  # of a body (scripts/eval_ask.py reads bodies so too)
 MIN_QUESTIONS, MIN_TOGETHER, MIN_LIFT = 5, 5, 1.5
 HEADER = """\
 # {what}
@@ -78,7 +78,7 @@ def cited(qs: list[Question], fold: int | None = None, lang: str = "en") -> ask.
             continue
         n += 1
         counts.update(q.rules)
-        rules = q.rules | {r.rstrip("abcdefghijkmnpqrstuvwxyz") for r in q.rules}
+        rules = q.rules | {rule_of(r) for r in q.rules}
         rules_of.update(rules)
         stems = set(an.stems(q.text))
         stems_of.update(stems)

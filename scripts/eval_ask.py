@@ -36,7 +36,7 @@ OWN = ROOT / "tests" / "data" / "ask_questions.jsonl"
 DEV = ROOT / "tests" / "data" / "ask_dev.jsonl"
 HOLDOUT = ROOT / "tests" / "data" / "ask_holdout.jsonl"
 K = 10
-MAX_WORDS = 150  # bodies are cut to their first words, as a user pasting a question would
+MAX_WORDS = count_citations.MAX_WORDS  # bodies are cut to their first words, as pasted
 
 
 def related(a: str, b: str) -> bool:

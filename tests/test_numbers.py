@@ -98,3 +98,16 @@ def test_parse_never_raises_anything_else(text):
         parse(text)
     except NumberError:
         pass
+
+
+@given(
+    st.integers(min_value=100, max_value=999),
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=0, max_value=600),
+)
+def test_rule_of_agrees_with_parse(section, rule, letters):
+    """`rule_of` (plain string work) names the same rule as parsing does, letters past z too."""
+    subrule = f"{section}.{rule}{numbers.letters_at(letters)}"
+    assert numbers.rule_of(subrule) == str(parse(subrule).parent) == f"{section}.{rule}"
+    assert numbers.rule_of(f"{section}.{rule}") == f"{section}.{rule}"
+    assert numbers.rule_of(str(section)) == str(section)
