@@ -26,7 +26,7 @@ from crlookup.numbers import rule_of
 
 KINDS = ("unchanged", "changed", "moved", "split", "merged", "removed", "added")
 _REF_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]*)?(?![\w])")
-_QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+_QUOTES = {"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-"}
 SAME_NUMBER = 60.0  # similarity for "the same rule, reworded" at the same number
 ELSEWHERE = 75.0  # similarity for "the same rule, moved"
 LIVES_ON = 90.0
@@ -44,23 +44,36 @@ class Match(NamedTuple):
     typography: bool = False  # the text differs only in quotes, dashes, case or spacing
 
 
+def plain_marks(text: str) -> str:
+    """Typographic quotes and dashes as plain ones; each is one other non-space character.
+
+    (str.replace per mark: `str.translate` with a table is several times slower on these
+    mostly ASCII texts, and the alignment at build time folds some 90,000 of them.)
+    """
+    for mark, plain in _QUOTES.items():
+        if mark in text:
+            text = text.replace(mark, plain)
+    return text
+
+
 def comparable(rule: Rule) -> str:
     """The text as compared: folded, typographic marks plain, reference numbers blanked."""
     text = " ".join([rule.title, rule.text, *rule.examples]) if rule.title != rule.text else rule.text
-    return _REF_NUMBER.sub("#", fold(text.translate(_QUOTES)))
+    return _REF_NUMBER.sub("#", fold(plain_marks(text)))
 
 
 def _plain(rule: Rule) -> str:
     """Text and examples with typography folded (quotes, dashes, case, spacing)."""
-    return fold(full_text(rule).translate(_QUOTES))
+    return fold(plain_marks(full_text(rule)))
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     """(op, text) runs: "=" kept, "-" removed, "+" inserted, word by word."""
     a, b = old.split(), new.split()
     # words are compared with typography folded ("owner's" is "owner’s"); shown as written
-    plain_a = [w.translate(_QUOTES) for w in a]
-    plain_b = [w.translate(_QUOTES) for w in b]
+    # (each mark folds to one other non-space character, so the words stay where they were)
+    plain_a = plain_marks(old).split()
+    plain_b = plain_marks(new).split()
     out: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, plain_a, plain_b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -106,8 +119,8 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         pairs[a] = b
         taken.add(b)
 
-    core_a = {r.number: _REF_NUMBER.sub("#", fold(r.text.translate(_QUOTES))) for r in olds}
-    core_b = {r.number: _REF_NUMBER.sub("#", fold(r.text.translate(_QUOTES))) for r in news}
+    core_a = {r.number: _REF_NUMBER.sub("#", fold(plain_marks(r.text))) for r in olds}
+    core_b = {r.number: _REF_NUMBER.sub("#", fold(plain_marks(r.text))) for r in news}
 
     def sim(a: str, b: str) -> float:
         # an example added or dropped does not make it another rule: the rule text decides too
@@ -261,8 +274,8 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
                 near.add(b)
                 near.update(other_children.get(rule_of(b), ()))
         best = max(
-            ((fuzz.partial_ratio(texts[n], other_texts[b]), b) for b in near
-             if b in other_texts and len(other_texts[b]) > len(texts[n])),
+            ((fuzz.partial_ratio(texts[n], other_texts[b], score_cutoff=LIVES_ON), b)
+             for b in near if b in other_texts and len(other_texts[b]) > len(texts[n])),
             default=(0.0, None),
         )
         if best[0] >= LIVES_ON:
@@ -317,10 +330,15 @@ def chain(editions) -> list[tuple[str, str]]:
     return pairs
 
 
-def align_editions(lib, old: str, new: str) -> list[Match]:
-    """Align two editions of the library (any two of the same language)."""
+def align_editions(lib, old: str, new: str, entries=None) -> list[Match]:
+    """Align two editions of the library (any two of the same language); `entries` maps an
+    edition to its entries, for those already read."""
+    entries = entries if entries is not None else {}
+    for e in (old, new):
+        if e not in entries:
+            entries[e] = list(lib.entries(e))
     keywords = {fold(r.title) for r in lib.keyword_titles(old) + lib.keyword_titles(new)}
-    return align(list(lib.entries(old)), list(lib.entries(new)), keywords)
+    return align(entries[old], entries[new], keywords)
 
 
 def build_chain(db_path: str) -> list[tuple]:
@@ -336,8 +354,9 @@ def build_chain(db_path: str) -> list[tuple]:
     db.row_factory = sqlite3.Row
     lib = Library("", db)
     rows = []
+    entries: dict[str, list[Rule]] = {}  # most editions are in two pairs: read each once
     for old, new in chain(lib.editions()):
-        for m in align_editions(lib, old, new):
+        for m in align_editions(lib, old, new, entries):
             rows.append((old, new, *m))
     db.close()
     return rows

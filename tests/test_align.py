@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from crlookup import align, history
 from crlookup.model import Reference, Rule, Source
@@ -73,6 +74,27 @@ def test_word_diff():
     assert align.word_diff("deal 2 damage to it", "deal 3 damage to it") == [
         ("=", "deal"), ("-", "2"), ("+", "3"), ("=", "damage to it"),
     ]
+
+
+_WORDS = st.lists(
+    st.sampled_from(["deal", "2", "damage", "it’s", "it's", "“turn”", '"turn"', "a—b", "a-b", "–"]),
+    max_size=12,
+)
+
+
+@given(_WORDS, _WORDS)
+def test_word_diff_runs_are_both_texts(old, new):
+    """Kept and added runs are the new words as written; kept and removed runs are the old
+    words up to typography (a word only retyped, "it's" for "it’s", is kept, not replaced)."""
+    ops = align.word_diff(" ".join(old), " ".join(new))
+    assert " ".join(t for op, t in ops if op != "-").split() == new
+    plain = lambda words: [align.plain_marks(w) for w in words]
+    assert plain(" ".join(t for op, t in ops if op != "+").split()) == plain(old)
+
+
+@given(st.text(alphabet=" ab’‘“”–—'\"-\n", max_size=30))
+def test_plain_marks_keeps_the_words_in_place(text):
+    assert [align.plain_marks(w) for w in text.split()] == align.plain_marks(text).split()
 
 
 def test_history_across_2009(library):
