@@ -37,37 +37,55 @@ class QueryError(ValueError):
 
 
 def _whoosh():
-    """Import whoosh, leaving out the ~35 ms of urllib/http/ssl/email it never uses."""
-    whoosh_compat()
+    """Import whoosh (with its query module, which every search needs), leaving out the
+    modules of `_UNUSED`."""
+    whoosh_compat(query=True)
     import whoosh.index
 
     return whoosh
 
 
-def whoosh_compat() -> None:
-    """Import whoosh.compat (which most of whoosh imports) without urllib.request.
+# Modules whoosh 2.7.4 imports on start-up for one name that crlookup never calls: the module,
+# that name, and who imports it.
+_UNUSED = {
+    "urllib.request": "urlretrieve",  # whoosh.compat; http, ssl, email with it: ~35 ms
+    "whoosh.lang.morph_en": "variations",  # whoosh.query.terms, for Variations queries: ~11 ms
+}
 
-    whoosh 2.7.4's compat module runs `from urllib.request import urlretrieve` on import, and
-    nothing in whoosh calls it. While whoosh is imported, `urllib.request` is a stand-in whose
-    `urlretrieve` imports the real one on first call; the stand-in is removed right after,
-    so any other `import urllib.request` gets the real module.
+
+def whoosh_compat(query: bool = False) -> None:
+    """Import whoosh.compat (which most of whoosh imports), and whoosh.query if `query`,
+    without the modules of `_UNUSED`.
+
+    While they are imported, each unused module is a stand-in whose one name imports the
+    real module on its first call; the stand-ins are removed right after, so any other import
+    of those modules gets the real ones.
     """
-    if "whoosh.compat" not in sys.modules and "urllib.request" not in sys.modules:
-        import types
+    wanted = ["whoosh.compat"] + (["whoosh.query"] if query else [])
+    if all(name in sys.modules for name in wanted):
+        return
+    import importlib
+    import types
 
-        def urlretrieve(*args, **kwargs):
-            import importlib
+    def deferred(module: str, name: str):
+        def call(*args, **kwargs):
+            return getattr(importlib.import_module(module), name)(*args, **kwargs)
 
-            return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+        return call
 
-        stand_in = types.ModuleType("urllib.request")
-        stand_in.urlretrieve = urlretrieve
-        sys.modules["urllib.request"] = stand_in
-        try:
-            import whoosh.compat  # noqa: F401
-        finally:
-            if sys.modules.get("urllib.request") is stand_in:
-                del sys.modules["urllib.request"]
+    stand_ins = {}
+    for module, name in _UNUSED.items():
+        if module not in sys.modules:
+            stand_ins[module] = types.ModuleType(module)
+            setattr(stand_ins[module], name, deferred(module, name))
+    sys.modules.update(stand_ins)
+    try:
+        for module in wanted:
+            importlib.import_module(module)
+    finally:
+        for module, stand_in in stand_ins.items():
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
 
 
 def analyzer(lang: str):

@@ -111,7 +111,7 @@ def timed(cmd: list[str], env: dict, runs: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=11)
-    ap.add_argument("--builds", type=int, default=3, help="fresh first-use builds to time")
+    ap.add_argument("--builds", type=int, default=3, help="fresh first-use builds to time (0: none)")
     ap.add_argument("--only", help="run only the commands whose name contains this")
     args = ap.parse_args()
 
@@ -123,13 +123,13 @@ def main() -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     rows = []
     try:
-        if not args.only:
+        if not args.only and args.builds > 0:
             builds = []
             for _ in range(args.builds):
                 shutil.rmtree(home)
                 builds.append(timed([exe, "editions", "--json"], env, 1)[0])
             rows.append(("first-use build (all editions)", statistics.median(builds), None, BUILD_TARGET_S))
-        else:
+        else:  # --builds 0 or --only: build once, untimed
             timed([exe, "editions", "--json"], env, 1)
         chosen = [c for c in COMMANDS if not args.only or args.only in c[0]]
         # Interleave the baseline and the commands round by round, so that a passing burst of

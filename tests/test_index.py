@@ -141,3 +141,24 @@ def test_any_text_searches_or_says_why(en, text):
 def test_detect_lang():
     assert index.detect_lang("существо") == "ru"
     assert index.detect_lang("trample") == "en"
+
+
+def test_search_leaves_out_what_whoosh_imports_and_never_calls(library):
+    """A cold `search` imports neither urllib.request (for whoosh.compat) nor
+    whoosh.lang.morph_en (for whoosh.query.terms), and both still work when called."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from crlookup.cli import cli\n"
+        "try: cli(['search', 'deathtouch', 'trample', '--json'])\n"
+        "except SystemExit as e: assert e.code == 0, e.code\n"
+        "assert 'whoosh.query' in sys.modules\n"
+        "bad = [m for m in ('urllib.request', 'whoosh.lang.morph_en') if m in sys.modules]\n"
+        "assert not bad, bad\n"
+        "import whoosh.query.terms, urllib.request\n"
+        "assert 'rendering' in whoosh.query.terms.variations('render')\n"
+        "assert 'whoosh.lang.morph_en' in sys.modules and urllib.request.urlopen\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
