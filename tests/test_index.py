@@ -160,5 +160,5 @@ def test_search_leaves_out_what_whoosh_imports_and_never_calls(library):
         "assert 'rendering' in whoosh.query.terms.variations('render')\n"
         "assert 'whoosh.lang.morph_en' in sys.modules and urllib.request.urlopen\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
