@@ -82,6 +82,8 @@ ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") nam
 
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
+_NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
+_SENTENCE_START = {"", ".", "?", "!", ":", "\"", "“", "«", "(", "'", "‘", "—", "–", "-"}
 _CHAPTER_KIND = {
     "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
     "5": N_("turn structure"), "6": N_("spells and abilities"), "7": N_("additional rule"),
@@ -147,6 +149,14 @@ class Analyzer:
     def words(self, text: str) -> list[str]:
         """The folded words of `text` (digits kept; single letters other than x dropped)."""
         return [w for w in _TOKEN.findall(fold(text)) if len(w) > 1 or w.isdigit() or w == "x"]
+
+    def names(self, text: str) -> set[str]:
+        """The folded words `text` writes capitalised inside a sentence ("Can I Vindicate the
+        emblem?", "my Viscera Seer"): names of cards, most likely, never typos of rules words."""
+        return {
+            fold(m.group()) for m in _NAME.finditer(text)
+            if not m.group().isupper() and text[: m.start()].rstrip()[-1:] not in _SENTENCE_START
+        }
 
     def stems(self, text: str) -> list[str]:
         """The stems of `text` that count, in order (stop words left out)."""
@@ -554,12 +564,13 @@ def understand(lex: Lexicon, text: str) -> Question:
     slang = {w for key in phrasebook for w in key}
     tokens: list[Word] = []  # every word, stop words included (players' phrases have them)
     digits: list[Word] = []  # "three" is also looked for as "3" ("Two-Headed Giant" stays)
+    names = an.names(text)
     for typed in an.words(text):
         read = typed
         if typed in numbers_:
             digits.append(Word(typed, numbers_[typed], numbers_[typed], NUMBER))
         elif (typed not in an.stop and not typed.isdigit() and len(typed) >= 4
-              and not _known(lex, typed) and an.stem(typed) not in slang):
+              and typed not in names and not _known(lex, typed) and an.stem(typed) not in slang):
             read = _nearest(lex, typed) or typed
         tokens.append(Word(typed, read, an.stem(read)))
     kept = [p for p, w in enumerate(tokens) if w.typed not in an.stop and w.read not in an.stop]

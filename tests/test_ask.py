@@ -67,6 +67,25 @@ def test_terms_misspellings_and_inflections_are_recognised(library):
     assert len(stems) == 1
 
 
+def test_card_names_are_not_taken_for_typos(library):
+    """A word capitalised inside a sentence is a card's name: "Vindicate" is not "indicate",
+    "Seer" is not "see"; a typo still is corrected, at the start of a sentence too."""
+    lex = ask.lexicon(library, EN)
+    q = ask.understand(lex, "Can I Vindicate the emblem? Sacrafice it to my Viscera Seer.")
+    assert q.corrections == [("sacrafice", "sacrifice")]
+    assert ask.understand(lex, "Deathtuch: does it work?").corrections == [("deathtuch", "deathtouch")]
+
+
+@given(st.lists(st.sampled_from(["Can", "I", "Vindicate", "it", "MDFC", "“Seer”", ".", "?", "(X)", "my"]),
+                max_size=10))
+def test_names_are_capitalised_words_inside_sentences(words):
+    text = " ".join(words)
+    names = ask.Analyzer("en").names(text)
+    assert names <= {"can", "vindicate", "my"}  # never an acronym or a quoted word's start
+    if words and words[0].isalpha() and words.count(words[0]) == 1:
+        assert words[0].casefold() not in names  # the first word starts a sentence
+
+
 def test_zones_steps_counters_and_numbers(library):
     lex = ask.lexicon(library, EN)
     q = ask.understand(lex, "During my upkeep I have three loyalty counters and 20 life in the graveyard")
