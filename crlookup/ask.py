@@ -631,6 +631,9 @@ def _nearest(lex: Lexicon, word: str) -> str | None:
 
     cutoff = 85  # typos ("deathtuch", "tramlpe", "libary") score 86-95; "shrink"/"shrine" 83
     choices = process.extract(word, lex.vocab.keys(), scorer=fuzz.ratio, limit=5, score_cutoff=cutoff)
+    # a typo seldom changes a word's first letter; a word the rules lack, read without it,
+    # is another word ("уходит", leaves, as "ходит"; "rearrange" as "arrange")
+    choices = [c for c in choices if c[0][0] == word[0]]
     if not choices:
         return None
     return max(choices, key=lambda c: (c[1], lex.vocab[c[0]]))[0]

@@ -76,6 +76,12 @@ def test_card_names_are_not_taken_for_typos(library):
     assert ask.understand(lex, "Deathtuch: does it work?").corrections == [("deathtuch", "deathtouch")]
 
 
+def test_a_word_is_not_corrected_into_another_by_its_first_letter(library):
+    lex = ask.lexicon(library, RU)
+    q = ask.understand(lex, "Сага уходит на кладбище, моё сущесвто тоже?")
+    assert q.corrections == [("сущесвто", "существо")]  # "уходит" (leaves) is not "ходит"
+
+
 @given(st.lists(st.sampled_from(["Can", "I", "Vindicate", "it", "MDFC", "“Seer”", ".", "?", "(X)", "my"]),
                 max_size=10))
 def test_names_are_capitalised_words_inside_sentences(words):
