@@ -47,7 +47,7 @@ from typing import NamedTuple
 from crlookup.i18n import N_, _, ngettext
 from crlookup.library import KEYWORD_SECTIONS, Library
 from crlookup.model import Rule, fold
-from crlookup.numbers import rule_of
+from crlookup.numbers import ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
@@ -820,7 +820,7 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
     why = []
     for k in reasons.get("terms", ()):
         t = lex.terms[k]
-        where = f" ({t.number})" if t.number else ""
+        where = f" ({ref_label(t.number)})" if t.number else ""
         why.append(_("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where))
     for k in reasons.get("named", ()):
         if k not in reasons.get("terms", ()):

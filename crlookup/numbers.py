@@ -181,3 +181,10 @@ def expand_range(first: str, last: str) -> list[str] | None:
     if j < i or j - i > 200:
         return None
     return [str(RuleNumber(a.section, a.rule, letters_at(k))) for k in range(i, j + 1)]
+
+
+def ref_label(label: str) -> str:
+    """A cited number as the CR writes it: chapter numbers are "section N"."""
+    from crlookup.i18n import _
+
+    return _("section {number}").format(number=label) if label.isdigit() and len(label) == 1 else label

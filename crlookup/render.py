@@ -14,6 +14,7 @@ from rich.text import Text
 from crlookup.i18n import N_, _, ngettext
 from crlookup.library import EditionInfo
 from crlookup.model import Rule
+from crlookup.numbers import ref_label
 
 _NUMBER = re.compile(
     r"(?<![\w.])\d{3}\.\d+[a-z]*(?!\w)|(?<=section )\d\b|(?<=rule )\d{3}\b|(?<=rules )\d{3}\b"
@@ -95,11 +96,6 @@ def hanging(text: Text, indent: int, width: int) -> list[Text]:
         line.rstrip()
         out.append(Text(" " * indent) + line)
     return out
-
-
-def ref_label(label: str) -> str:
-    """A cited number as the CR writes it: chapter numbers are "section N"."""
-    return _("section {number}").format(number=label) if label.isdigit() and len(label) == 1 else label
 
 
 class RuleView:
@@ -296,7 +292,8 @@ class AnswersView:
         read = []
         for k, named in q.terms:
             t = self.lexicon.terms[k]
-            where = f" {t.number}" if t.number else ""
+            # "aura (glossary term 303)", "face up (glossary term, section 4)"
+            where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
             read.append(f"{named} ({t.label}{where})")
         read += [f"{typed} → {fixed}" for typed, fixed in q.corrections]
         if read:

@@ -288,6 +288,10 @@ def test_ask_for_people():
         "attack (glossary term 508)")
     assert "1. 702.3b Defender  en-2026-08-07" in out
     assert "· words matched: creature, defender, attack" in out
+    # a term the glossary sends to a whole chapter: "See section 4, “Zones.”"
+    out = run("ask", "Can I turn my morph face up?", "--limit", "1")
+    assert "face up (glossary term, section 4)" in " ".join(out.split())
+    assert "glossary term “Face Up” (section 4) recognised" in " ".join(out.split())
 
 
 def test_ask_in_russian_shows_english_rules_with_lang():
