@@ -51,7 +51,7 @@ from crlookup.numbers import ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 8
+LEXICON_VERSION = 9
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -158,9 +158,36 @@ class Analyzer:
             if not m.group().isupper() and text[: m.start()].rstrip()[-1:] not in _SENTENCE_START
         }
 
+    def inflected(self, words: list[str], others) -> bool:
+        """Whether two names are one word inflected, word by word ("counters"/"counter",
+        "tapped"/"tap", "abilities"/"ability"), not one derived from the other
+        ("commander"/"command", "phasing"/"phase"). Russian: any two of the same stems."""
+        others = [w for w in others if w not in self.stop]
+        if self.lang != "en":
+            return True
+        return len(words) == len(others) and all(
+            _bases(a) & _bases(b) for a, b in zip(words, others)
+        )
+
     def stems(self, text: str) -> list[str]:
         """The stems of `text` that count, in order (stop words left out)."""
         return [self.stem(w) for w in self.words(text) if w not in self.stop]
+
+
+def _bases(word: str) -> set[str]:
+    """The English word without an inflection it may have: plural, past tense."""
+    out = {word}
+    if word.endswith("ies"):
+        out.add(word[:-3] + "y")
+    if word.endswith("s") and not word.endswith("ss"):
+        out |= {word[:-1], word[:-2] if word.endswith("es") else word[:-1]}
+    if word.endswith("ied"):
+        out.add(word[:-3] + "y")
+    if word.endswith("ed"):
+        out |= {word[:-1], word[:-2]}  # "saddled", "goaded"
+        if len(word) > 4 and word[-3] == word[-4]:
+            out.add(word[:-3])  # "tapped", "plotted"
+    return out
 
 
 def _stop_words(lang: str) -> frozenset[str]:
@@ -184,6 +211,7 @@ class Term(NamedTuple):
     stems: tuple[str, ...]
     homes: tuple[tuple[int, int], ...]  # ranges of entry positions [lo, hi) that define it
     mentions: int  # how many entries name it (its words in order)
+    names: tuple[str, ...] = ()  # every name it goes by, folded ("counters", "counter")
 
     @property
     def label(self) -> str:
@@ -199,7 +227,7 @@ class Lexicon:
     an answer), `sequences` (its text's stems), `cites`, `cited_by`, `template`; `postings`
     (stem -> positions and weighted counts), `count` and `average` (answerable entries, their
     mean length), `vocab` (words and counts, for spelling); `terms`, `term_index` (stems ->
-    term), `mention_sets`, `meanings` (each term's glossary words); `titles` by number.
+    the terms with them, told apart by their words), `mention_sets`, `meanings` (each term's glossary words); `titles` by number.
     """
 
     def __init__(self, data: dict):
@@ -292,17 +320,28 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         for w in an.words(g.term):
             vocab[w] = vocab.get(w, 0) + 1
 
-    # terms: keyword titles, other titled rules, section titles, glossary headwords
-    found: dict[tuple, dict] = {}
+    # terms: keyword titles, other titled rules, section titles, glossary headwords; names
+    # with the same stems are one term when they are one word inflected ("Counters",
+    # "Counter"), two when one is derived from the other ("Command", "Commander")
+    found: dict[tuple, dict] = {}  # (stems, words) -> term
+    families: dict[tuple, list[tuple]] = {}  # stems -> the keys of found with them
 
     def add(name: str, kind: str, number: str, targets: list[str], meaning: str = "") -> None:
         stems = tuple(an.stems(name))[:MAX_TERM_WORDS]
         homes = [(position[t], ends[position[t]]) for t in targets if t in position]
         if not stems or not homes and kind != "glossary":
             return
+        words = [w for w in an.words(name) if w not in an.stop]
+        keys = families.setdefault(stems, [])
+        key = next((key for key in keys if an.inflected(words, key[1])), (stems, tuple(words)))
+        if key not in keys:
+            keys.append(key)
         term = found.setdefault(
-            stems, {"name": name, "kind": kind, "number": number, "homes": [], "meaning": ()}
+            key, {"name": name, "kind": kind, "number": number, "homes": [], "meaning": (),
+                  "names": []}
         )
+        if fold(name) not in term["names"]:
+            term["names"].append(fold(name))
         if meaning and not term["meaning"]:  # the glossary's words for it
             term["meaning"] = tuple(dict.fromkeys(
                 s for s in an.stems(_SEE.sub("", meaning)) if not s.isdigit() and s not in stems
@@ -328,30 +367,37 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     # steps, phases and variants are also named without that word ("upkeep", "cleanup",
     # "Two-Headed Giant"), where what is left names little else
     generic = {an.stem(w) for w in GENERIC_WORDS.get(lang, ())}
-    for stems, t in list(found.items()):
+    taken = {stems for stems, _words in found}
+    for (stems, words), t in list(found.items()):
         short = tuple(s for s in stems if s not in generic)
-        if t["kind"] in "589" and short and short != stems and short not in found:
-            found[short] = {**t, "alias": True}
+        if t["kind"] in "589" and short and short != stems and short not in taken:
+            found[(short, words)] = {**t, "alias": True}
 
-    index = {stems: k for k, stems in enumerate(found)}
+    def indexed(keys) -> dict[tuple[str, ...], tuple[int, ...]]:
+        index: dict[tuple[str, ...], tuple[int, ...]] = {}
+        for k, (stems, _words) in enumerate(keys):
+            index[stems] = (*index.get(stems, ()), k)
+        return index
+
+    index = indexed(found)
     mentions: list[set[int]] = [set() for _ in found]
     for i, seq in enumerate(sequences):
         if not answerable[i]:
             continue
         for n in range(1, MAX_TERM_WORDS + 1):
             for j in range(len(seq) - n + 1):
-                k = index.get(tuple(seq[j : j + n]))
-                if k is not None:
+                for k in index.get(tuple(seq[j : j + n]), ()):
                     mentions[k].add(i)
     kept = [k for k, t in enumerate(found.values())
             if not t.get("alias") or len(mentions[k]) <= ALIAS_MENTIONS]
     keep = set(kept)
-    found = {stems: t for k, (stems, t) in enumerate(found.items()) if k in keep}
+    found = {key: t for k, (key, t) in enumerate(found.items()) if k in keep}
     mentions = [mentions[k] for k in kept]
-    index = {stems: k for k, stems in enumerate(found)}
+    index = indexed(found)
     terms = [
-        Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]))
-        for k, (stems, t) in enumerate(found.items())
+        Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]),
+             tuple(t["names"]))
+        for k, ((stems, _words), t) in enumerate(found.items())
     ]
     # keyword boilerplate: a subrule that says of its keyword what others say of theirs
     # ("Multiple instances of flanking are redundant", "The wither rules function no matter
@@ -604,7 +650,7 @@ def understand(lex: Lexicon, text: str) -> Question:
             for j in range(len(seq) - n + 1):
                 if any(taken[j : j + n]):
                     continue
-                k = lex.term_index.get(tuple(seq[j : j + n]))
+                k = _named(lex, lex.term_index.get(tuple(seq[j : j + n])), seq_words[j : j + n])
                 if k is not None:
                     taken[j : j + n] = [True] * n
                     if k not in (t for _p, t, _named in terms):
@@ -620,6 +666,16 @@ def understand(lex: Lexicon, text: str) -> Question:
         tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
         frozenset(inferred),
     )
+
+
+def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word]) -> int | None:
+    """Of the terms with these stems, the one the words name: "commander" is Commander, not
+    the command zone; "phase" is Phase, not Phasing; else the first (a rule's own term)."""
+    if not ks:
+        return None
+    typed = [w.read for w in words if w.read not in lex.analyzer.stop]
+    return next((k for k in ks for name in lex.terms[k].names
+                 if lex.analyzer.inflected(typed, name.split())), ks[0])
 
 
 def _known(lex: Lexicon, word: str) -> bool:

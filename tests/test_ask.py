@@ -67,6 +67,26 @@ def test_terms_misspellings_and_inflections_are_recognised(library):
     assert len(stems) == 1
 
 
+@pytest.mark.parametrize(
+    ("question", "name", "number"),
+    [
+        ("Can my commander go back to the command zone?", "Commander", "903"),
+        ("Can my commander go back to the command zone?", "Command", "408"),
+        ("Does my mana empty between each step and phase?", "Phase", "5"),
+        ("Does a permanent with phasing untap when it phases in?", "Phasing", "702.26"),
+        ("Can I move my equipment during combat?", "Equipment", "301"),
+        ("Can I equip during combat?", "Equip", "702.6"),
+        ("How many +1/+1 counters does it keep?", "Counters", "122"),
+    ],
+)
+def test_terms_with_the_same_stems_are_told_apart_by_their_words(library, question, name, number):
+    """"commander" and "command", "phasing" and "phase", "equipment" and "equip" share their
+    stems but not their meaning; "counters" and "counter" are one word."""
+    lex = ask.lexicon(library, EN)
+    found = {(lex.terms[k].name, lex.terms[k].number) for k, _ in ask.understand(lex, question).terms}
+    assert (name, number) in found, found
+
+
 def test_card_names_are_not_taken_for_typos(library):
     """A word capitalised inside a sentence is a card's name: "Vindicate" is not "indicate",
     "Seer" is not "see"; a typo still is corrected, at the start of a sentence too."""
@@ -146,9 +166,9 @@ def test_why_is_truthful(library, question):
                 for word in m.group(1).split(", "):
                     read = word.split(" → ")[-1]
                     assert lex.analyzer.stem(read) in context, (a.number, read)
-            elif m := re.search(r"“.+?” \((\d{3}(?:\.\d+)?)\)", reason):  # a term recognised
-                home = m.group(1)
-                term = next(t for t in lex.terms if t.number == home)
+            elif m := re.search(r"“(.+?)” \((\d{3}(?:\.\d+)?)\)", reason):  # a term recognised
+                name, home = m.groups()
+                term = next(t for t in lex.terms if (t.name, t.number) == (name, home))
                 defined = [lex.numbers[i] for lo, hi in term.homes for i in range(lo, hi)]
                 cited = [r for r in a.why if r.startswith("cited by")]
                 assert a.number in defined or cited, (a.number, reason)
