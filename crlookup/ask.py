@@ -158,13 +158,14 @@ class Analyzer:
             if not m.group().isupper() and text[: m.start()].rstrip()[-1:] not in _SENTENCE_START
         }
 
-    def inflected(self, words: list[str], others) -> bool:
-        """Whether two names are one word inflected, word by word ("counters"/"counter",
-        "tapped"/"tap", "abilities"/"ability"), not one derived from the other
-        ("commander"/"command", "phasing"/"phase"). Russian: any two of the same stems."""
-        others = [w for w in others if w not in self.stop]
+    def inflected(self, words: list[str], others: list[str]) -> bool:
+        """Whether two names (their folded words) are one name inflected, word by word
+        ("counters"/"counter", "tapped"/"tap", "abilities"/"ability"), not one derived from the
+        other ("commander"/"command", "phasing"/"phase"); stop words aside. Russian: always."""
         if self.lang != "en":
             return True
+        words = [w for w in words if w not in self.stop]
+        others = [w for w in others if w not in self.stop]
         return len(words) == len(others) and all(
             _bases(a) & _bases(b) for a, b in zip(words, others)
         )
@@ -227,7 +228,8 @@ class Lexicon:
     an answer), `sequences` (its text's stems), `cites`, `cited_by`, `template`; `postings`
     (stem -> positions and weighted counts), `count` and `average` (answerable entries, their
     mean length), `vocab` (words and counts, for spelling); `terms`, `term_index` (stems ->
-    the terms with them, told apart by their words), `mention_sets`, `meanings` (each term's glossary words); `titles` by number.
+    the terms with them, told apart by their words), `mention_sets`, `meanings` (each term's
+    glossary words); `titles` by number.
     """
 
     def __init__(self, data: dict):
@@ -331,7 +333,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         homes = [(position[t], ends[position[t]]) for t in targets if t in position]
         if not stems or not homes and kind != "glossary":
             return
-        words = [w for w in an.words(name) if w not in an.stop]
+        words = an.words(name)
         keys = families.setdefault(stems, [])
         key = next((key for key in keys if an.inflected(words, key[1])), (stems, tuple(words)))
         if key not in keys:
@@ -673,9 +675,10 @@ def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word]) -> int |
     the command zone; "phase" is Phase, not Phasing; else the first (a rule's own term)."""
     if not ks:
         return None
-    typed = [w.read for w in words if w.read not in lex.analyzer.stop]
-    return next((k for k in ks for name in lex.terms[k].names
-                 if lex.analyzer.inflected(typed, name.split())), ks[0])
+    an = lex.analyzer
+    typed = [w.read for w in words]
+    return next((k for k in ks for name in lex.terms[k].names if an.inflected(typed, an.words(name))),
+                ks[0])
 
 
 def _known(lex: Lexicon, word: str) -> bool:
