@@ -87,6 +87,18 @@ def test_terms_with_the_same_stems_are_told_apart_by_their_words(library, questi
     assert (name, number) in found, found
 
 
+_EN = ask.Analyzer("en")
+_WORD = st.from_regex(r"[a-z]{3,9}", fullmatch=True).filter(lambda w: not {w, w + "s"} & _EN.stop)
+
+
+@given(st.lists(_WORD, min_size=1, max_size=3), st.lists(_WORD, min_size=1, max_size=3))
+def test_inflected_is_symmetric_and_knows_plurals(words, others):
+    an = _EN
+    assert an.inflected(words, others) == an.inflected(others, words)
+    assert an.inflected(words, words)
+    assert an.inflected(words, [w if w.endswith("s") else w + "s" for w in words])
+
+
 def test_card_names_are_not_taken_for_typos(library):
     """A word capitalised inside a sentence is a card's name: "Vindicate" is not "indicate",
     "Seer" is not "see"; a typo still is corrected, at the start of a sentence too."""
