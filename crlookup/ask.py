@@ -27,7 +27,8 @@ Ranking combines evidence, each piece kept as a reason shown to the user: BM25 o
 rules the defining entries cite (one reference followed), two question words side by side, how
 often other rules cite an entry, and how often answers to real players' questions cite it,
 above all for questions with the same words (crlookup/citations/: 400.7 and 601.2b decide many
-questions, answers about "X" cite 107.3); multiplayer and variant rules, and keyword
+questions, answers about "X" cite 107.3; a Russian question's words are those of the English
+names of the terms it names); multiplayer and variant rules, and keyword
 boilerplate, count less unless asked about. Bare headings ("702.19. Trample") are never
 answers; their subrules are, and a further subrule of a rule already shown counts a little
 less than one of another.
@@ -51,7 +52,7 @@ from crlookup.numbers import ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 9
+LEXICON_VERSION = 10
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -213,6 +214,8 @@ class Term(NamedTuple):
     homes: tuple[tuple[int, int], ...]  # ranges of entry positions [lo, hi) that define it
     mentions: int  # how many entries name it (its words in order)
     names: tuple[str, ...] = ()  # every name it goes by, folded ("counters", "counter")
+    english: str = ""  # in a translation: its English name, as the glossary gives it
+    english_stems: tuple[str, ...] = ()  # and that name's stems, as English is read
 
     @property
     def label(self) -> str:
@@ -249,7 +252,7 @@ class Lexicon:
         """What answers to players' questions cite, by rule number; nothing for an edition
         numbered before the renumbering those answers use."""
         if self._citations is None:
-            self._citations = citations(self.lang) if self.edition[3:] >= JUDGED_FROM else Cited({}, {})
+            self._citations = citations() if self.edition[3:] >= JUDGED_FROM else Cited({}, {})
         return self._citations
 
     @citations.setter
@@ -328,7 +331,10 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     found: dict[tuple, dict] = {}  # (stems, words) -> term
     families: dict[tuple, list[tuple]] = {}  # stems -> the keys of found with them
 
-    def add(name: str, kind: str, number: str, targets: list[str], meaning: str = "") -> None:
+    english_analyzer = Analyzer("en") if lang != "en" else None
+
+    def add(name: str, kind: str, number: str, targets: list[str], meaning: str = "",
+            english: str = "") -> None:
         stems = tuple(an.stems(name))[:MAX_TERM_WORDS]
         homes = [(position[t], ends[position[t]]) for t in targets if t in position]
         if not stems or not homes and kind != "glossary":
@@ -344,6 +350,8 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         )
         if fold(name) not in term["names"]:
             term["names"].append(fold(name))
+        if english and english_analyzer and not term.get("english"):
+            term["english"] = english
         if meaning and not term["meaning"]:  # the glossary's words for it
             term["meaning"] = tuple(dict.fromkeys(
                 s for s in an.stems(_SEE.sub("", meaning)) if not s.isdigit() and s not in stems
@@ -362,9 +370,9 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         targets = [t for ref in g.refs for t in ref.targets]
         number = targets[0] if targets else ""
         for name in g.headwords or (g.term,):
-            add(name, "glossary", number, targets, g.definition)
+            add(name, "glossary", number, targets, g.definition, g.english)
         if g.english and lang != "en":  # players name keywords in English too ("trample")
-            add(g.english, "glossary", number, targets, g.definition)
+            add(g.english, "glossary", number, targets, g.definition, g.english)
 
     # steps, phases and variants are also named without that word ("upkeep", "cleanup",
     # "Two-Headed Giant"), where what is left names little else
@@ -398,7 +406,8 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     index = indexed(found)
     terms = [
         Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]),
-             tuple(t["names"]))
+             tuple(t["names"]), t.get("english", ""),
+             tuple(english_analyzer.stems(t["english"])) if t.get("english") else ())
         for k, ((stems, _words), t) in enumerate(found.items())
     ]
     # keyword boilerplate: a subrule that says of its keyword what others say of theirs
@@ -501,10 +510,11 @@ class Cited(NamedTuple):
 _CITED: dict[str, Cited] = {}
 
 
-def citations(lang: str) -> Cited:
-    """What answers cite, for questions in `lang` (words only where its questions were counted:
-    English), read once."""
-    if lang not in _CITED:
+def citations() -> Cited:
+    """What answers cite, read once. The questions counted are English, so `words` are English
+    stems: a question in another language reaches them through the English names of the
+    terms it names ("защитник" is Defender)."""
+    if "" not in _CITED:
         folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations")
 
         def rows(name: str) -> list[list[str]]:
@@ -515,9 +525,9 @@ def citations(lang: str) -> Cited:
 
         counts = {number: int(n) for number, n in rows("rules.txt")}
         words = {stem: {r: float(v) for r, _, v in (p.partition(":") for p in rest)}
-                 for stem, *rest in rows(lang + ".txt")}
-        _CITED[lang] = Cited(counts, words)
-    return _CITED[lang]
+                 for stem, *rest in rows("en.txt")}
+        _CITED[""] = Cited(counts, words)
+    return _CITED[""]
 
 
 class Word(NamedTuple):
@@ -843,6 +853,8 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                 _add(scores, reasons, i, MENTION * weight, "named", k)
     asked = lex.citations.words
     tables = {w.stem: asked[w.stem] for w in question.words if w.stem in asked}
+    tables.update((s, asked[s]) for k, _named in question.terms
+                  for s in lex.terms[k].english_stems if s in asked)
     if tables:  # rules answers cite for questions with the question's words
         for i in scores:
             for stem, table in tables.items():
@@ -907,9 +919,13 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
         said = {}
         for w in question.words:
             said.setdefault(w.stem, w.read)
+        for k, _named in question.terms:  # a translation's terms, by their English names
+            for s in lex.terms[k].english_stems:
+                said.setdefault(s, lex.terms[k].english)
         strongest = sorted(reasons["asked"], reverse=True)[:ASKED_SHOWN]
+        shown = dict.fromkeys(said[s] for _lift, s in strongest)
         why.append(_("answers to players’ questions with {words} cite it often").format(
-            words=", ".join(f"“{said[s]}”" for _lift, s in strongest)))
+            words=", ".join(f"“{word}”" for word in shown)))
     if reasons.get("judged"):
         why.append(ngettext("{count} answer to players’ rules questions cites it",
                             "{count} answers to players’ rules questions cite it",

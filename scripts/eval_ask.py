@@ -90,7 +90,7 @@ class Systems:
 
     def by_ask(self, text: str, lang: str, cited=None) -> list[str]:
         lex = self.lexicons[lang]
-        lex.citations = self.ask.citations(lang) if cited is None else cited
+        lex.citations = self.ask.citations() if cited is None else cited
         try:
             q = self.ask.understand(lex, text)
         except self.ask.QuestionError:

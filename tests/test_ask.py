@@ -166,6 +166,7 @@ def _context_stems(library, lex, edition, number):
     "Can I activate two loyalty abilities of the same planeswalker in one turn?",
     "What happens to an aura when the creature it enchants is bounced?",
     "Может ли существо с защитником атаковать?",
+    "Можно ли пожертвовать существо с неразрушимостью?",
 ])
 def test_why_is_truthful(library, question):
     asked = ask.ask(library, question, limit=8)
@@ -192,14 +193,16 @@ def test_why_is_truthful(library, question):
             elif m := re.match(r"answers to players’ questions with (.+) cite it often", reason):
                 rule = a.number.rstrip("abcdefghijkmnpqrstuvwxyz")
                 for word in re.findall(r"“(.+?)”", m.group(1)):
-                    table = lex.citations.words[lex.analyzer.stem(word)]
-                    assert a.number in table or rule in table, (a.number, word)
+                    # a question word, or a Russian term's English name ("Indestructible")
+                    stems = {lex.analyzer.stem(word), *ask.Analyzer("en").stems(word)}
+                    tables = [lex.citations.words.get(s, {}) for s in stems]
+                    assert any(a.number in t or rule in t for t in tables), (a.number, word)
 
 
 def test_citations_are_rule_numbers_in_order():
     from crlookup.numbers import parse, sort_key
 
-    cited = ask.citations("en")
+    cited = ask.citations()
     counts = cited.counts
     assert len(counts) > 1000
     assert all(str(parse(n)) == n and c > 0 for n, c in counts.items())
@@ -211,14 +214,13 @@ def test_citations_are_rule_numbers_in_order():
     assert len(cited.words) > 300
     assert all(str(parse(n)) == n and v > 0 for t in cited.words.values() for n, v in t.items())
     assert "107.3" in cited.words["x"] and "702.11" in cited.words["hexproof"]
-    assert ask.citations("ru").counts is not None and ask.citations("ru").words == {}
 
 
 def test_rules_judges_cite_weigh_more(library):
     """With the citation counts, a rule answers cite often gains on one they never cite; an
     edition numbered before the July 2009 renumbering (which the answers don't use) gets none."""
     lex = ask.lexicon(library, EN)
-    cited = ask.citations("en")
+    cited = ask.citations()
     question = ask.understand(lex, "can I sacrifice a creature that is blocking?")
     with_counts, reasons = ask.rank(lex, question)
     lex.citations = ask.Cited({}, {})
@@ -235,7 +237,22 @@ def test_rules_judges_cite_weigh_more(library):
                  if not {lex.numbers[i], base(lex.numbers[i])} & set(cited.counts))
     assert with_counts[never] == without[never]
     assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == ({}, {})
-    assert ask.lexicon(library, RU).citations is ask.citations("ru")
+    assert ask.lexicon(library, RU).citations is ask.citations()
+
+
+def test_russian_questions_reach_the_word_associations_by_english_names(library):
+    """The questions counted are English: a Russian question's terms bring their glossary
+    English names ("неразрушимость" is Indestructible), whose questions' answers count."""
+    lex = ask.lexicon(library, RU)
+    question = ask.understand(lex, "Можно ли пожертвовать существо с неразрушимостью?")
+    named = {lex.terms[k].name: lex.terms[k] for k, _ in question.terms}
+    assert named["Неразрушимость"].english == "Indestructible"
+    assert named["Неразрушимость"].english_stems == ("indestruct",)
+    _scores, reasons = ask.rank(lex, question)
+    i = lex.numbers.index("702.12b")
+    assert "indestruct" in [stem for _lift, stem in reasons[i]["asked"]]
+    asked = ask.ask(library, "Можно ли пожертвовать существо с неразрушимостью?", limit=1)
+    assert any("“Indestructible”" in reason for reason in asked.answers[0].why)
 
 
 def test_answers_to_questions_with_a_word_are_shown_as_a_reason(library):
