@@ -13,9 +13,10 @@ older edition) from its rules and glossary:
   context, as BM25 postings; which entries cite which; keyword boilerplate ("Multiple
   instances of X are redundant"), found as text that three or more keywords share.
 
-Reading a question: words are case-folded and stemmed with the index's stemmers (so
-"blocking", "blocked" and "blocks" are one word), misspelled words are read as the nearest word
-the edition uses (rapidfuzz), number words also look for digits, question boilerplate ("what
+Reading a question: a rule written by number ("702.19b") names that rule; words are
+case-folded and stemmed with the index's stemmers (so "blocking", "blocked" and "blocks" are
+one word), misspelled words are read as the nearest word the edition uses (rapidfuzz; not a
+card's name, capitalised inside a sentence), number words also look for digits, question boilerplate ("what
 happens if", "can I") and stop words are dropped, and players' phrases are read as the rules'
 words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick", "cast ... this
 turn"). Then every term the question names is recognised, longest first ("first strike"
@@ -48,7 +49,7 @@ from typing import NamedTuple
 from crlookup.i18n import N_, _, ngettext
 from crlookup.library import KEYWORD_SECTIONS, Library
 from crlookup.model import Rule, fold
-from crlookup.numbers import ref_label, rule_of
+from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
@@ -593,6 +594,7 @@ class Question(NamedTuple):
     phrases: tuple[tuple[str, str], ...]  # (a player's phrase, the rules' words read for it)
     numbers: tuple[str, ...]  # numbers written in the question ("20 life")
     inferred: frozenset[int] = frozenset()  # terms read from a player's phrase, not named
+    rules: tuple[str, ...] = ()  # rule and subrule numbers the question names ("is 702.19b ...")
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -617,6 +619,11 @@ def understand(lex: Lexicon, text: str) -> Question:
         raise QuestionError(_("the question is empty"))
     if len(text.split()) > MAX_WORDS:
         raise QuestionError(_("a question of at most {count} words, please").format(count=MAX_WORDS))
+    # a rule or subrule written by number is named, not searched for; its digits are no words
+    written = [n for n in WRITTEN.findall(read_lookalikes(text)) if "." in n]
+    rules = tuple(n for n in dict.fromkeys(written) if n in lex.numbers)
+    if written:
+        text = WRITTEN.sub(lambda m: " " if "." in m.group(1) else m.group(), read_lookalikes(text))
     numbers_ = NUMBER_WORDS[an.lang]
     phrasebook = lex.phrasebook
     slang = {w for key in phrasebook for w in key}
@@ -676,7 +683,7 @@ def understand(lex: Lexicon, text: str) -> Question:
     return Question(
         text, lex.lang, tuple(all_words), tuple((k, named) for _p, k, named in sorted(terms)),
         tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
-        frozenset(inferred),
+        frozenset(inferred), rules,
     )
 
 
@@ -862,6 +869,16 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                 if lift:
                     scores[i] += ASKED * lift
                     reasons[i].setdefault("asked", []).append((lift, stem))
+    if question.rules:  # the rules the question names by number come first, with their subrules
+        top = max(scores.values(), default=0.0) + 1.0
+        for number in question.rules:
+            i = lex.numbers.index(number)
+            subtree = [i]  # and its subrules, which follow it
+            while subtree[-1] + 1 < len(lex.numbers) and lex.parents[subtree[-1] + 1] == i:
+                subtree.append(subtree[-1] + 1)
+            for j in subtree:
+                if lex.lengths[j]:
+                    _add(scores, reasons, j, top, "written", number)
     return scores, reasons
 
 
@@ -888,7 +905,8 @@ def _add(scores: dict, reasons: dict, i: int, value: float, why: str, item) -> N
 
 
 def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
-    why = []
+    why = [_("{number} is named in the question").format(number=number)
+           for number in reasons.get("written", ())]
     for k in reasons.get("terms", ()):
         t = lex.terms[k]
         where = f" ({ref_label(t.number)})" if t.number else ""

@@ -25,10 +25,8 @@ VOCABULARY = "vocabulary.json"  # surface words and counts, for spelling correct
 STOP_WORDS = "stopwords.json"  # the language's stop words, analysed
 EDITION_DOCS = "editions.pickle"  # each edition's documents, for filtering without counting
 _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
-_NUMBER_IN_QUERY = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MAX_WORDS = 200
-_NUMBER_WITH_LOOKALIKES = re.compile(r"\d{3}\.\d+[a-zасеорхук]+", re.I)
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
 
@@ -308,13 +306,13 @@ class Index:
         `limit` entries have every word of a plain query (no operators, no phrase), entries
         with some of them follow (`relaxed`).
         """
-        from crlookup.numbers import HOMOGLYPHS
+        from crlookup.numbers import WRITTEN, read_lookalikes
 
-        query = _NUMBER_WITH_LOOKALIKES.sub(lambda m: m.group().translate(HOMOGLYPHS), query)
+        query = read_lookalikes(query)
         if len(query.split()) > MAX_WORDS:
             raise QueryError(f"a query of at most {MAX_WORDS} words, please")
-        numbers = _NUMBER_IN_QUERY.findall(query)
-        text = _NUMBER_IN_QUERY.sub(" ", query).strip()
+        numbers = WRITTEN.findall(query)
+        text = WRITTEN.sub(" ", query).strip()
         if numbers and not prefix:
             prefix = numbers[0]
         text, corrections = self.correct(text) if text else ("", [])

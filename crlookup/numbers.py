@@ -26,6 +26,9 @@ HOMOGLYPHS = str.maketrans(
 )
 
 _NUMBER = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]*))?$")
+#: A section, rule or subrule number written in running text ("See rule 702.19b.", "702").
+WRITTEN = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
+_LOOKALIKE_LETTERS = re.compile(r"\d{3}\.\d+[a-zасеорхук]+", re.IGNORECASE)
 DASHES = "-‐‑‒–—―−"
 
 
@@ -118,6 +121,11 @@ def parse(text: str) -> RuleNumber:
     if m.group(3) is None:
         return RuleNumber(section)
     return RuleNumber(section, int(m.group(3)), m.group(4))
+
+
+def read_lookalikes(text: str) -> str:
+    """`text` with the Cyrillic look-alike letters of subrule numbers in it read as Latin."""
+    return _LOOKALIKE_LETTERS.sub(lambda m: m.group().translate(HOMOGLYPHS), text)
 
 
 def rule_of(number: str) -> str:

@@ -99,6 +99,22 @@ def test_inflected_is_symmetric_and_knows_plurals(words, others):
     assert an.inflected(words, [w if w.endswith("s") else w + "s" for w in words])
 
 
+def test_a_rule_named_by_number_comes_first(library):
+    """A rule written by number is what the question is about: it comes first (a heading's
+    subrules, for a heading); a Cyrillic look-alike letter is read; a number the edition lacks
+    is no answer, and its digits are no words."""
+    asked = ask.ask(library, "Can I respond to 117.3c?", limit=3)
+    assert asked.answers[0].number == "117.3c"
+    assert asked.answers[0].why[0] == "117.3c is named in the question"
+    assert asked.question.rules == ("117.3c",)
+    assert [a.number for a in ask.ask(library, "What does rule 702.19 say?", limit=3).answers] == [
+        "702.19a", "702.19b", "702.19c"]
+    assert ask.ask(library, "Что говорит правило 702.19с?", limit=1).answers[0].number == "702.19c"
+    lex = ask.lexicon(library, EN)
+    q = ask.understand(lex, "Does 999.9z or 702.19b apply with 20 life?")
+    assert q.rules == ("702.19b",) and q.numbers == ("20",)
+
+
 def test_card_names_are_not_taken_for_typos(library):
     """A word capitalised inside a sentence is a card's name: "Vindicate" is not "indicate",
     "Seer" is not "see"; a typo still is corrected, at the start of a sentence too."""
@@ -163,6 +179,7 @@ def _context_stems(library, lex, edition, number):
 
 @pytest.mark.parametrize("question", [
     "Deathtuch and tramlpe: how is damage assigned among the blockers?",
+    "Can I respond to 117.3c?",
     "Can I activate two loyalty abilities of the same planeswalker in one turn?",
     "What happens to an aura when the creature it enchants is bounced?",
     "Может ли существо с защитником атаковать?",
@@ -185,6 +202,9 @@ def test_why_is_truthful(library, question):
                 defined = [lex.numbers[i] for lo, hi in term.homes for i in range(lo, hi)]
                 cited = [r for r in a.why if r.startswith("cited by")]
                 assert a.number in defined or cited, (a.number, reason)
+            elif m := re.match(r"(\S+) is named in the question", reason):
+                assert m.group(1) in (a.number, a.number.rstrip("abcdefghijkmnpqrstuvwxyz"))
+                assert m.group(1) in question
             elif m := re.match(r"cited by (\S+)", reason):
                 citing = library.get(a.edition, m.group(1))
                 assert a.number in [t for ref in citing.refs for t in ref.targets]

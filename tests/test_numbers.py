@@ -111,3 +111,19 @@ def test_rule_of_agrees_with_parse(section, rule, letters):
     assert numbers.rule_of(subrule) == str(parse(subrule).parent) == f"{section}.{rule}"
     assert numbers.rule_of(f"{section}.{rule}") == f"{section}.{rule}"
     assert numbers.rule_of(str(section)) == str(section)
+
+
+@given(
+    st.integers(min_value=100, max_value=999),
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=0, max_value=60),
+    st.sampled_from(["See rule {}.", "({})", "is {} right?", "{}", "rules {} and 100.1"]),
+)
+def test_numbers_written_in_text_are_found_with_lookalikes_read(section, rule, letters, frame):
+    """A number written in running text is found whole, its trailing period aside, and a
+    subrule letter written with a Cyrillic look-alike ("702.19с") is read as the Latin one."""
+    number = f"{section}.{rule}{numbers.letters_at(letters)}"
+    assert number in numbers.WRITTEN.findall(frame.format(number))
+    cyrillic = number.translate(str.maketrans("aceopxyk", "асеорхук"))
+    assert number in numbers.WRITTEN.findall(numbers.read_lookalikes(frame.format(cyrillic)))
+    assert numbers.WRITTEN.findall(f"x{number}") == [] and numbers.WRITTEN.findall(f"1{number}") == []
