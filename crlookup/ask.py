@@ -13,26 +13,25 @@ older edition) from its rules and glossary:
   context, as BM25 postings; which entries cite which; keyword boilerplate ("Multiple
   instances of X are redundant"), found as text that three or more keywords share.
 
-Reading a question: a rule written by number ("702.19b") names that rule; words are
-case-folded and stemmed with the index's stemmers (so "blocking", "blocked" and "blocks" are
-one word), misspelled words are read as the nearest word the edition uses (rapidfuzz; not a
-card's name, capitalised inside a sentence), number words also look for digits, question boilerplate ("what
+Reading a question: a rule written by number ("702.19b") names that rule; words are case-folded
+and stemmed with the index's stemmers (so "blocking", "blocked" and "blocks" are one word),
+misspelled words are read as the nearest word the edition uses (rapidfuzz; not a card's name,
+capitalised inside a sentence), number words also look for digits, question boilerplate ("what
 happens if", "can I") and stop words are dropped, and players' phrases are read as the rules'
-words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick", "cast ... this
-turn"). Then every term the question names is recognised, longest first ("first strike"
-before "strike").
+words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick", "cast ... this turn").
+Then every term the question names is recognised, longest first ("first strike" before
+"strike").
 
 Ranking combines evidence, each piece kept as a reason shown to the user: BM25 over the words
 (times how much of the question an entry covers), the entries defining a recognised term
 (weighted by how rarely the rules name it), entries naming a term with its words in order, the
 rules the defining entries cite (one reference followed), two question words side by side, how
-often other rules cite an entry, and how often answers to real players' questions cite it,
-above all for questions with the same words (crlookup/citations/: 400.7 and 601.2b decide many
+often other rules cite an entry, and how often answers to real players' questions cite it, above
+all for questions with the same words (crlookup/citations/: 400.7 and 601.2b decide many
 questions, answers about "X" cite 107.3; a Russian question's words are those of the English
-names of the terms it names); multiplayer and variant rules, and keyword
-boilerplate, count less unless asked about. Bare headings ("702.19. Trample") are never
-answers; their subrules are, and a further subrule of a rule already shown counts a little
-less than one of another.
+names of the terms it names); multiplayer and variant rules, and keyword boilerplate, count less
+unless asked about. Bare headings ("702.19. Trample") are never answers; their subrules are, and
+a further subrule of a rule already shown counts a little less than one of another.
 The weights were set on tests/data/ask_dev.jsonl and checked on the other sets
 (scripts/eval_ask.py).
 """
@@ -508,14 +507,14 @@ class Cited(NamedTuple):
     words: dict[str, dict[str, float]]  # question stem -> rules cited unusually often -> log lift
 
 
-_CITED: dict[str, Cited] = {}
+_CITED: list[Cited] = []  # read once
 
 
 def citations() -> Cited:
     """What answers cite, read once. The questions counted are English, so `words` are English
     stems: a question in another language reaches them through the English names of the
     terms it names ("защитник" is Defender)."""
-    if "" not in _CITED:
+    if not _CITED:
         folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations")
 
         def rows(name: str) -> list[list[str]]:
@@ -527,8 +526,8 @@ def citations() -> Cited:
         counts = {number: int(n) for number, n in rows("rules.txt")}
         words = {stem: {r: float(v) for r, _, v in (p.partition(":") for p in rest)}
                  for stem, *rest in rows("en.txt")}
-        _CITED[""] = Cited(counts, words)
-    return _CITED[""]
+        _CITED.append(Cited(counts, words))
+    return _CITED[0]
 
 
 class Word(NamedTuple):
@@ -622,15 +621,17 @@ def understand(lex: Lexicon, text: str) -> Question:
     # a rule or subrule written by number is named, not searched for; its digits are no words
     written = [n for n in WRITTEN.findall(read_lookalikes(text)) if "." in n]
     rules = tuple(n for n in dict.fromkeys(written) if n in lex.numbers)
-    if written:
-        text = WRITTEN.sub(lambda m: " " if "." in m.group(1) else m.group(), read_lookalikes(text))
+    words_text = (  # the text read for words
+        WRITTEN.sub(lambda m: " " if "." in m.group(1) else m.group(), read_lookalikes(text))
+        if written else text
+    )
     numbers_ = NUMBER_WORDS[an.lang]
     phrasebook = lex.phrasebook
     slang = {w for key in phrasebook for w in key}
     tokens: list[Word] = []  # every word, stop words included (players' phrases have them)
     digits: list[Word] = []  # "three" is also looked for as "3" ("Two-Headed Giant" stays)
-    names = an.names(text)
-    for typed in an.words(text):
+    names = an.names(words_text)
+    for typed in an.words(words_text):
         read = typed
         if typed in numbers_:
             digits.append(Word(typed, numbers_[typed], numbers_[typed], NUMBER))
