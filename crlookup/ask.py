@@ -619,11 +619,11 @@ def understand(lex: Lexicon, text: str) -> Question:
     if len(text.split()) > MAX_WORDS:
         raise QuestionError(_("a question of at most {count} words, please").format(count=MAX_WORDS))
     # a rule or subrule written by number is named, not searched for; its digits are no words
-    written = [n for n in WRITTEN.findall(read_lookalikes(text)) if "." in n]
+    latin = read_lookalikes(text)
+    written = [n for n in WRITTEN.findall(latin) if "." in n]
     rules = tuple(n for n in dict.fromkeys(written) if n in lex.numbers)
     words_text = (  # the text read for words
-        WRITTEN.sub(lambda m: " " if "." in m.group(1) else m.group(), read_lookalikes(text))
-        if written else text
+        WRITTEN.sub(lambda m: " " if "." in m.group(1) else m.group(), latin) if written else text
     )
     numbers_ = NUMBER_WORDS[an.lang]
     phrasebook = lex.phrasebook

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import count_citations  # beside this script
 
+from crlookup.numbers import rule_of
+
 ROOT = Path(__file__).resolve().parents[1]
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OWN = ROOT / "tests" / "data" / "ask_questions.jsonl"
@@ -41,14 +43,13 @@ MAX_WORDS = count_citations.MAX_WORDS  # bodies are cut to their first words, as
 
 def related(a: str, b: str) -> bool:
     """The same rule, or one is a subrule (or rule) of the other."""
-    base = lambda n: n.rstrip("abcdefghijkmnpqrstuvwxyz")
-    return a == b or base(a) == b or base(b) == a
+    return a == b or rule_of(a) == b or rule_of(b) == a
 
 
 def under(number: str, gold: str) -> bool:
     """`number` is `gold` or a subrule of it (702.19b under 702.19; 702.19 not under 702.19b)."""
     return number == gold or number.startswith(gold + ".") or (
-        "." in gold and number.rstrip("abcdefghijkmnpqrstuvwxyz") == gold and number != gold
+        "." in gold and rule_of(number) == gold and number != gold
     )
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from crlookup import ask
 from crlookup.cli import cli
+from crlookup.numbers import rule_of
 
 EN, RU = "en-2026-08-07", "ru-2019-01-25"
 
@@ -203,7 +204,7 @@ def test_why_is_truthful(library, question):
                 cited = [r for r in a.why if r.startswith("cited by")]
                 assert a.number in defined or cited, (a.number, reason)
             elif m := re.match(r"(\S+) is named in the question", reason):
-                assert m.group(1) in (a.number, a.number.rstrip("abcdefghijkmnpqrstuvwxyz"))
+                assert m.group(1) in (a.number, rule_of(a.number))
                 assert m.group(1) in question
             elif m := re.match(r"cited by (\S+)", reason):
                 citing = library.get(a.edition, m.group(1))
@@ -211,7 +212,7 @@ def test_why_is_truthful(library, question):
             elif m := re.match(r"(\d+) answers? to players’ rules questions cites? it", reason):
                 assert lex.citations.counts[a.number] == int(m.group(1))
             elif m := re.match(r"answers to players’ questions with (.+) cite it often", reason):
-                rule = a.number.rstrip("abcdefghijkmnpqrstuvwxyz")
+                rule = rule_of(a.number)
                 for word in re.findall(r"“(.+?)”", m.group(1)):
                     # a question word, or a Russian term's English name ("Indestructible")
                     stems = {lex.analyzer.stem(word), *ask.Analyzer("en").stems(word)}
@@ -252,9 +253,8 @@ def test_rules_judges_cite_weigh_more(library):
     assert reasons[i]["judged"] == cited.counts["509.1h"] > 0
     assert "block" in [stem for _lift, stem in reasons[i]["asked"]]  # questions on blocking cite it
     assert with_counts[i] > without[i]
-    base = lambda n: n.rstrip("abcdefghijkmnpqrstuvwxyz")
     never = next(i for i in without
-                 if not {lex.numbers[i], base(lex.numbers[i])} & set(cited.counts))
+                 if not {lex.numbers[i], rule_of(lex.numbers[i])} & set(cited.counts))
     assert with_counts[never] == without[never]
     assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == ({}, {})
     assert ask.lexicon(library, RU).citations is ask.citations()

@@ -9,6 +9,13 @@ from hypothesis import strategies as st
 from crlookup import numbers
 from crlookup.numbers import NumberError, RuleNumber, parse
 
+# a subrule number's parts: section, rule, and the index of its letters (600: well past "zz")
+SUBRULE_PARTS = (
+    st.integers(min_value=100, max_value=999),
+    st.integers(min_value=1, max_value=400),
+    st.integers(min_value=0, max_value=600),
+)
+
 
 def test_kinds_and_parents():
     assert parse("7").kind == "chapter"
@@ -81,11 +88,7 @@ def test_letters_order_is_index_order(i):
     assert "l" not in a and "o" not in a
 
 
-@given(
-    st.integers(min_value=100, max_value=999),
-    st.integers(min_value=1, max_value=400),
-    st.integers(min_value=0, max_value=600),
-)
+@given(*SUBRULE_PARTS)
 def test_parse_format_round_trip(section, rule, letters):
     text = f"{section}.{rule}{numbers.letters_at(letters)}"
     assert str(parse(text)) == text
@@ -100,11 +103,7 @@ def test_parse_never_raises_anything_else(text):
         pass
 
 
-@given(
-    st.integers(min_value=100, max_value=999),
-    st.integers(min_value=1, max_value=400),
-    st.integers(min_value=0, max_value=600),
-)
+@given(*SUBRULE_PARTS)
 def test_rule_of_agrees_with_parse(section, rule, letters):
     """`rule_of` (plain string work) names the same rule as parsing does, letters past z too."""
     subrule = f"{section}.{rule}{numbers.letters_at(letters)}"
@@ -114,9 +113,7 @@ def test_rule_of_agrees_with_parse(section, rule, letters):
 
 
 @given(
-    st.integers(min_value=100, max_value=999),
-    st.integers(min_value=1, max_value=400),
-    st.integers(min_value=0, max_value=60),
+    *SUBRULE_PARTS,
     st.sampled_from(["See rule {}.", "({})", "is {} right?", "{}", "rules {} and 100.1"]),
 )
 def test_numbers_written_in_text_are_found_with_lookalikes_read(section, rule, letters, frame):
