@@ -52,7 +52,7 @@ from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 10
+LEXICON_VERSION = 11
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -83,6 +83,12 @@ ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") nam
 
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
+# a reference inside a rule's text ("see rule 117.9", "rules 601.2b and 601.2e–g", "rule 702"):
+# its digits are no numbers of the game ("9 cards" is not about rule 117.9)
+_REFERENCE = re.compile(
+    r"(?<![\w.])\d{3}\.\d+\w*(?:[-–]\w+)?|\b((?:rules?|sections?|правил\w*|раздел\w*)\s+)\d{3}(?!\.?\d)",
+    re.IGNORECASE,
+)
 _NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
 _SENTENCE_START = {"", ".", "?", "!", ":", "\"", "“", "«", "(", "'", "‘", "—", "–", "-"}
 _CHAPTER_KIND = {
@@ -192,6 +198,13 @@ def _bases(word: str) -> set[str]:
     return out
 
 
+def _references(an: Analyzer, text: str) -> tuple[list[str], int]:
+    """The words of `text` but for the rule numbers it refers to ("see rule 117.9": "9 cards" is
+    not about that), and how many words those numbers made (they still make it longer to read)."""
+    kept = an.words(_REFERENCE.sub(lambda m: m.group(1) or " ", text))
+    return kept, len(an.words(text)) - len(kept)
+
+
 def _stop_words(lang: str) -> frozenset[str]:
     """The language's stop words (whoosh's lists), less KEEP, plus BOILERPLATE."""
     from whoosh.lang import stopwords_for_language
@@ -293,6 +306,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         r.kind in ("rule", "subrule") and bool(r.text) and r.text != r.title for r in entries
     ]
     sequences: list[list[str]] = []
+    referring: list[int] = []  # how many words of each entry's text are rule numbers it cites
     postings: dict[str, dict[int, float]] = {}
     lengths = array("f")
     vocab: dict[str, int] = {}
@@ -301,7 +315,9 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         head = r.number.split(".")[0]
         rule = rule_of(r.number) if r.kind == "subrule" else ""
         parents.append(position.get(rule, -1))
-        text_words, example_words = an.words(r.text), an.words(" ".join(r.examples))
+        text_words, text_refs = _references(an, r.text)
+        example_words, example_refs = _references(an, " ".join(r.examples))
+        referring.append(text_refs)
         for w in (*an.words(r.title), *text_words, *example_words):
             vocab[w] = vocab.get(w, 0) + 1
         seq = [an.stem(w) for w in text_words if w not in an.stop]
@@ -318,7 +334,9 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         for stems, weight in parts:
             for s in stems:
                 weights[s] = weights.get(s, 0.0) + weight
-        lengths.append(sum(weights.values()))
+        parent_refs = referring[position[rule]] if rule in position and not titles.get(rule) else 0
+        lengths.append(sum(weights.values()) + TEXT * text_refs + EXAMPLE * example_refs
+                       + RULE_TEXT * parent_refs)
         for s, w in weights.items():
             postings.setdefault(s, {})[i] = w
     for g in lib.glossary(edition):

@@ -100,6 +100,30 @@ def test_inflected_is_symmetric_and_knows_plurals(words, others):
     assert an.inflected(words, [w if w.endswith("s") else w + "s" for w in words])
 
 
+_REF = st.tuples(st.integers(100, 999), st.integers(1, 99),
+                 st.sampled_from(["", "a", "b", "aa", "с"]))  # "с": a Cyrillic look-alike
+_CITING = st.sampled_from(["see rule {}", "rules {} and {}", "(see rule {})", "rule {}–g",
+                           "смотрите правило {}", "See rule {}."])
+
+
+@given(st.lists(_WORD | st.sampled_from(["20", "9", "rule", "1000"]), max_size=8),
+       st.lists(st.tuples(_CITING, _REF, _REF), max_size=3))
+def test_a_cited_rule_number_is_no_word_of_the_text(words, citing):
+    """The numbers of the rules a text cites ("see rule 117.9", "rule 702") are left out of its
+    words, and counted; the text's own words and numbers ("20 life", "rule 20") stay, in order."""
+    an = _EN
+    assert ask._references(an, "See rule 702. Rules 100 and 20") == (["see", "rule", "rules", "and", "20"], 2)
+    refs, forms, count = [], [], 0
+    for form, *numbers in citing:
+        used = numbers[: form.count("{}")]
+        refs.append(form.format(*(f"{a}.{b}{letters}" for a, b, letters in used)))
+        forms.append(form.format(*[""] * len(used)))
+        count += sum(2 + (len(letters) > 1) for _a, _b, letters in used)  # "aa" is a word
+    kept, counted = ask._references(an, " ".join(words + refs))
+    assert kept == an.words(" ".join(words + forms))
+    assert counted == count
+
+
 def test_a_rule_named_by_number_comes_first(library):
     """A rule written by number is what the question is about: it comes first (a heading's
     subrules, for a heading); a Cyrillic look-alike letter is read; a number the edition lacks
@@ -166,7 +190,8 @@ def test_players_phrases_are_read_as_the_rules_words(library):
 
 def _context_stems(library, lex, edition, number):
     """Every stem an entry is matched on: its text, examples, its rule's and section's titles
-    and its rule's text (independently of how the lexicon stored them)."""
+    and its rule's text (independently of how the lexicon stored them), but for the numbers of
+    the rules it cites ("see rule 117.9" has no 9 of the game in it)."""
     rule = library.get(edition, number)
     parts = [rule.text, *rule.examples]
     parent = re.sub(r"[a-z]+$", "", number)
@@ -175,7 +200,8 @@ def _context_stems(library, lex, edition, number):
         parts += [p.title, p.text]
     section = library.get(edition, number.split(".")[0])
     parts.append(section.title)
-    return set(lex.analyzer.stems(" ".join(parts)))
+    cited = re.sub(r"\d{3}\.\d+\w*", " ", " ".join(parts))
+    return set(lex.analyzer.stems(cited))
 
 
 @pytest.mark.parametrize("question", [
@@ -185,6 +211,8 @@ def _context_stems(library, lex, edition, number):
     "What happens to an aura when the creature it enchants is bounced?",
     "Может ли существо с защитником атаковать?",
     "Можно ли пожертвовать существо с неразрушимостью?",
+    "Что делать, если у меня в руке 9 карт?",  # 601.2b cites 117.9: no 9 matched
+    "What if I have 8 cards in hand when my turn ends?",  # nor 8 in 601.2b (118.8)
 ])
 def test_why_is_truthful(library, question):
     asked = ask.ask(library, question, limit=8)
