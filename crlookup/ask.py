@@ -20,7 +20,8 @@ capitalised inside a sentence), number words also look for digits, question boil
 happens if", "can I") and stop words are dropped, and players' phrases are read as the rules'
 words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick", "cast ... this turn").
 Then every term the question names is recognised, longest first ("first strike" before
-"strike").
+"strike"); of two terms with one name, a keyword action and a thing ("counter", "exile"), the
+word's form and the word before it choose ("countered", "you exile"; "counters", "from exile").
 
 Ranking combines evidence, each piece kept as a reason shown to the user: BM25 over the words
 (times how much of the question an entry covers), the entries defining a recognised term
@@ -52,7 +53,7 @@ from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 11
+LEXICON_VERSION = 12
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -89,6 +90,14 @@ _REFERENCE = re.compile(
     r"(?<![\w.])\d{3}\.\d+\w*(?:[-–]\w+)?|\b((?:rules?|sections?|правил\w*|раздел\w*)\s+)\d{3}(?!\.?\d)",
     re.IGNORECASE,
 )
+# the word before a word of two senses, an action's and a thing's ("counter", "exile"): a verb
+# follows a subject or a modal ("I" and "a" are no words here; "to" goes either way: "go to
+# exile"); a noun, an article, a preposition or a number
+VERB_CUES = frozenset({"you", "we", "they", "he", "she", "it", "can", "cannot", "could",
+                       "may", "might", "must", "will", "would", "should", "not", "don", "doesn",
+                       "didn", "cant", "won", "then", "also", "just"})
+NOUN_CUES = frozenset({"an", "the", "one", "each", "another", "any", "no", "its", "his", "her",
+                       "their", "my", "your", "in", "into", "from", "of", "with", "more", "many"})
 _NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
 _SENTENCE_START = {"", ".", "?", "!", ":", "\"", "“", "«", "(", "'", "‘", "—", "–", "-"}
 _CHAPTER_KIND = {
@@ -176,6 +185,17 @@ class Analyzer:
         return len(words) == len(others) and all(
             _bases(a) & _bases(b) for a, b in zip(words, others)
         )
+
+    def verb(self, word: str, before: str) -> bool | None:
+        """Whether `word` (after the word `before`) is a verb ("countered", "can exile"), a
+        noun ("counters", "in exile", "a +1/+1 counter"), or either (None). English only."""
+        if self.lang != "en":
+            return None
+        if word.endswith(("ed", "ing")) or before in VERB_CUES:
+            return True
+        if before in NOUN_CUES or before.isdigit() or word.endswith("s") and not word.endswith("ss"):
+            return False
+        return None
 
     def stems(self, text: str) -> list[str]:
         """The stems of `text` that count, in order (stop words left out)."""
@@ -346,7 +366,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     # terms: keyword titles, other titled rules, section titles, glossary headwords; names
     # with the same stems are one term when they are one word inflected ("Counters",
     # "Counter"), two when one is derived from the other ("Command", "Commander")
-    found: dict[tuple, dict] = {}  # (stems, words) -> term
+    found: dict[tuple, dict] = {}  # (stems, words, a keyword action?) -> term
     families: dict[tuple, list[tuple]] = {}  # stems -> the keys of found with them
 
     english_analyzer = Analyzer("en") if lang != "en" else None
@@ -359,7 +379,12 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             return
         words = an.words(name)
         keys = families.setdefault(stems, [])
-        key = next((key for key in keys if an.inflected(words, key[1])), (stems, tuple(words)))
+        fits = [key for key in keys if kind == "glossary" or key[2] == (kind == "701")]
+        key = next(  # the same words; else the same name inflected; a keyword action apart
+            (key for key in fits if key[1] == tuple(words)),
+            next((key for key in fits if an.inflected(words, key[1])),
+                 (stems, tuple(words), kind == "701")),
+        )
         if key not in keys:
             keys.append(key)
         term = found.setdefault(
@@ -395,15 +420,15 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
     # steps, phases and variants are also named without that word ("upkeep", "cleanup",
     # "Two-Headed Giant"), where what is left names little else
     generic = {an.stem(w) for w in GENERIC_WORDS.get(lang, ())}
-    taken = {stems for stems, _words in found}
-    for (stems, words), t in list(found.items()):
+    taken = {key[0] for key in found}
+    for (stems, words, action), t in list(found.items()):
         short = tuple(s for s in stems if s not in generic)
         if t["kind"] in "589" and short and short != stems and short not in taken:
-            found[(short, words)] = {**t, "alias": True}
+            found[(short, words, action)] = {**t, "alias": True}
 
     def indexed(keys) -> dict[tuple[str, ...], tuple[int, ...]]:
         index: dict[tuple[str, ...], tuple[int, ...]] = {}
-        for k, (stems, _words) in enumerate(keys):
+        for k, (stems, _words, _action) in enumerate(keys):
             index[stems] = (*index.get(stems, ()), k)
         return index
 
@@ -426,7 +451,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]),
              tuple(t["names"]), t.get("english", ""),
              tuple(english_analyzer.stems(t["english"])) if t.get("english") else ())
-        for k, ((stems, _words), t) in enumerate(found.items())
+        for k, ((stems, _words, _action), t) in enumerate(found.items())
     ]
     # keyword boilerplate: a subrule that says of its keyword what others say of theirs
     # ("Multiple instances of flanking are redundant", "The wither rules function no matter
@@ -688,7 +713,9 @@ def understand(lex: Lexicon, text: str) -> Question:
             for j in range(len(seq) - n + 1):
                 if any(taken[j : j + n]):
                     continue
-                k = _named(lex, lex.term_index.get(tuple(seq[j : j + n])), seq_words[j : j + n])
+                before = tokens[where[j] - 1].typed if not seq_number and where[j] else ""
+                k = _named(lex, lex.term_index.get(tuple(seq[j : j + n])), seq_words[j : j + n],
+                           before)
                 if k is not None:
                     taken[j : j + n] = [True] * n
                     if k not in (t for _p, t, _named in terms):
@@ -706,15 +733,23 @@ def understand(lex: Lexicon, text: str) -> Question:
     )
 
 
-def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word]) -> int | None:
+def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word], before: str = "") -> int | None:
     """Of the terms with these stems, the one the words name: "commander" is Commander, not
-    the command zone; "phase" is Phase, not Phasing; else the first (a rule's own term)."""
+    the command zone; "phase" is Phase, not Phasing; "countered", "I counter" the keyword
+    action Counter, "counters", "a +1/+1 counter" Counters (`before`: the word typed before
+    them); else the first (a rule's own term)."""
     if not ks:
         return None
     an = lex.analyzer
     typed = [w.read for w in words]
-    return next((k for k in ks for name in lex.terms[k].names if an.inflected(typed, an.words(name))),
-                ks[0])
+    named = [k for k in ks for name in lex.terms[k].names if an.inflected(typed, an.words(name))]
+    named = list(dict.fromkeys(named))
+    actions = [k for k in named if lex.terms[k].kind == "701"]
+    if actions and len(actions) < len(named):  # a verb's, or a noun's?
+        verb = an.verb(typed[-1], before)
+        if verb is not None:
+            return (actions if verb else [k for k in named if k not in actions])[0]
+    return next(iter(named), ks[0])
 
 
 def _known(lex: Lexicon, word: str) -> bool:
