@@ -53,7 +53,7 @@ from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 12
+LEXICON_VERSION = 13
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -84,10 +84,12 @@ ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") nam
 
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
-# a reference inside a rule's text ("see rule 117.9", "rules 601.2b and 601.2e–g", "rule 702"):
-# its digits are no numbers of the game ("9 cards" is not about rule 117.9)
+# a reference inside a rule's text ("see rule 117.9", "rules 601.2b and 601.2e–g", "rule 702",
+# "section 5"): its digits are no numbers of the game ("9 cards" is not about rule 117.9)
 _REFERENCE = re.compile(
-    r"(?<![\w.])\d{3}\.\d+\w*(?:[-–]\w+)?|\b((?:rules?|sections?|правил\w*|раздел\w*)\s+)\d{3}(?!\.?\d)",
+    r"(?<![\w.])\d{3}\.\d+\w*(?:[-–]\w+)?"
+    r"|\b((?:rules?|sections?|правил\w*|раздел\w*)\s+)\d{3}(?!\d|\.\d)"
+    r"|\b((?:sections?|раздел\w*|глав(?:а|е|у|ы|ой|ах))\s+)\d(?!\d|\.\d)",
     re.IGNORECASE,
 )
 # the word before a word of two senses, an action's and a thing's ("counter", "exile"): a verb
@@ -221,7 +223,7 @@ def _bases(word: str) -> set[str]:
 def _references(an: Analyzer, text: str) -> tuple[list[str], int]:
     """The words of `text` but for the rule numbers it refers to ("see rule 117.9": "9 cards" is
     not about that), and how many words those numbers made (they still make it longer to read)."""
-    kept = an.words(_REFERENCE.sub(lambda m: m.group(1) or " ", text))
+    kept = an.words(_REFERENCE.sub(lambda m: m.group(1) or m.group(2) or " ", text))
     return kept, len(an.words(text)) - len(kept)
 
 

@@ -2,9 +2,9 @@
 
 Forms recognised, in English and Russian: "rule 702.2", "See rule 702.4", "rules 510.1c–d"
 (a range), "rules 601.2b and 601.2e–g", "section 8", "rule 903", "правило 702.2",
-"правила 510.1c–d", "раздел 8", Cyrillic look-alike letters ("207.2с"), and bare numbers in
-running text ("as specified in 101.4a"). A reference that names no entry of its edition is
-kept, with no targets, so that it can be audited.
+"правила 510.1c–d", "раздел 8", "главу 5" (a chapter), Cyrillic look-alike letters
+("207.2с"), and bare numbers in running text ("as specified in 101.4a"). A reference that
+names no entry of its edition is kept, with no targets, so that it can be audited.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ _NUM = rf"\d{{3}}(?:\.\d+[{_LETTER}]*)?(?![\d{_LETTER}])"
 _DASH = r"\s*(?:[–—‐-]|through|до)\s*"
 _ITEM = rf"(?:{_NUM}|\d(?![\d.]))(?:{_DASH}(?:{_NUM}|[{_LETTER}]+\b))?"
 _JOIN = r"\s*(?:,\s*(?:and|or|и|или)?|and|or|и|или)\s*"
-_KEYWORD = r"\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*)\s+"
+_KEYWORD = (r"\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
+            r"|глав(?:а|е|у|ы|ой|ах))\s+")  # the Russian text calls a chapter "глава": "смотрите главу 5"
 _CITED_LIST = re.compile(rf"{_KEYWORD}(?P<list>{_ITEM}(?:{_JOIN}{_ITEM})*)", re.I)
 _ITEM_RE = re.compile(
     rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+\b))?", re.I
@@ -34,7 +35,7 @@ def find(text: str) -> list[Reference]:
     found: list[tuple[int, Reference]] = []
     taken: list[tuple[int, int]] = []
     for m in _CITED_LIST.finditer(text):
-        section_word = m.group("kw").lower().startswith(("section", "раздел"))
+        section_word = m.group("kw").lower().startswith(("section", "раздел", "глав"))
         base = m.start("list")
         for item in _ITEM_RE.finditer(m.group("list")):
             ref = _reference(item, section_word)

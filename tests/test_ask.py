@@ -119,10 +119,13 @@ _CITING = st.sampled_from(["see rule {}", "rules {} and {}", "(see rule {})", "r
 @given(st.lists(_WORD | st.sampled_from(["20", "9", "rule", "1000"]), max_size=8),
        st.lists(st.tuples(_CITING, _REF, _REF), max_size=3))
 def test_a_cited_rule_number_is_no_word_of_the_text(words, citing):
-    """The numbers of the rules a text cites ("see rule 117.9", "rule 702") are left out of its
-    words, and counted; the text's own words and numbers ("20 life", "rule 20") stay, in order."""
+    """The numbers of the rules a text cites ("see rule 117.9", "rule 702", "section 5") are left
+    out of its words, and counted; the text's own words and numbers ("20 life", "rule 20") stay,
+    in order."""
     an = _EN
     assert ask._references(an, "See rule 702. Rules 100 and 20") == (["see", "rule", "rules", "and", "20"], 2)
+    assert ask._references(an, "See section 5, “Turn Structure.” Rule 5") == (
+        ["see", "section", "turn", "structure", "rule", "5"], 1)
     refs, forms, count = [], [], 0
     for form, *numbers in citing:
         used = numbers[: form.count("{}")]

@@ -27,6 +27,9 @@ def found(text):
         ("Смотрите правило 207.2с.", [("207.2c", None)]),
         ("правила 510.1c–d", [("510.1c", "510.1d")]),
         ("см. раздел 8", [("8", None)]),
+        ("Смотрите главу 5 «Структура хода».", [("5", None)]),
+        ("смотрите главу\n\n4", [("4", None)]),
+        ("главная фаза 2 и главный шаг 3", []),  # "main" is no chapter
         ("It costs 2 and has 3 counters.", []),
         ("rule 4 of the game", []),  # a single digit is a chapter only after "section"
     ],
