@@ -15,13 +15,14 @@ older edition) from its rules and glossary:
 
 Reading a question: a rule written by number ("702.19b") names that rule; words are case-folded
 and stemmed with the index's stemmers (so "blocking", "blocked" and "blocks" are one word),
-misspelled words are read as the nearest word the edition uses (rapidfuzz; not a card's name,
-capitalised inside a sentence), number words also look for digits, question boilerplate ("what
-happens if", "can I") and stop words are dropped, and players' phrases are read as the rules'
-words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick", "cast ... this turn").
-Then every term the question names is recognised, longest first ("first strike" before
-"strike"); of two terms with one name, a keyword action and a thing ("counter", "exile"), the
-word's form and the word before it choose ("countered", "you exile"; "counters", "from exile").
+misspelled words are read as the nearest word the edition uses (crlookup.spelling; not a
+card's name, capitalised inside a sentence), number words also look for digits, question
+boilerplate ("what happens if", "can I") and stop words are dropped, and players' phrases are
+read as the rules' words for them (crlookup/thesaurus/<lang>.txt: "blink", "summoning sick",
+"cast ... this turn"). Then every term the question names is recognised, longest first
+("first strike" before "strike"); of two terms with one name, a keyword action and a thing
+("counter", "exile"), the word's form and the word before it choose ("countered", "you exile";
+"counters", "from exile").
 
 Ranking combines evidence, each piece kept as a reason shown to the user: BM25 over the words
 (times how much of the question an entry covers), the entries defining a recognised term
@@ -759,16 +760,10 @@ def _known(lex: Lexicon, word: str) -> bool:
 
 
 def _nearest(lex: Lexicon, word: str) -> str | None:
-    from rapidfuzz import fuzz, process
+    from crlookup.spelling import nearest
 
-    cutoff = 85  # typos ("deathtuch", "tramlpe", "libary") score 86-95; "shrink"/"shrine" 83
-    choices = process.extract(word, lex.vocab.keys(), scorer=fuzz.ratio, limit=5, score_cutoff=cutoff)
-    # a typo seldom changes a word's first letter; a word the rules lack, read without it,
-    # is another word ("уходит", leaves, as "ходит"; "rearrange" as "arrange")
-    choices = [c for c in choices if c[0][0] == word[0]]
-    if not choices:
-        return None
-    return max(choices, key=lambda c: (c[1], lex.vocab[c[0]]))[0]
+    # typos ("deathtuch", "tramlpe", "libary") score 86-95; "shrink" as "shrine" 83
+    return nearest(word, lex.vocab, 85)
 
 
 # --------------------------------------------------------------------------- answering

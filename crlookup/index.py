@@ -259,7 +259,7 @@ class Index:
         return self._vocab
 
     def correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:
-        """Replace words the editions never use by the nearest word they do (rapidfuzz)."""
+        """Replace words the editions never use by the nearest word they do (crlookup.spelling)."""
         corrections = []
         reader = self.searcher.reader()
         analyze = self.ix.schema["body"].analyzer
@@ -278,14 +278,11 @@ class Index:
             vocab = self.vocabulary
             if folded in vocab:
                 return word
-            from rapidfuzz import fuzz, process
+            from crlookup.spelling import nearest
 
-            choices = process.extract(
-                folded, vocab.keys(), scorer=fuzz.ratio, limit=5, score_cutoff=75
-            )
-            if not choices:
+            best = nearest(folded, vocab, 75)
+            if best is None:
                 return word
-            best = max(choices, key=lambda c: (c[1], vocab[c[0]]))[0]
             corrections.append((word, best))
             return best
 
