@@ -18,17 +18,16 @@ import sys
 import time
 from pathlib import Path
 
+from crlookup.numbers import rule_of
+
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 
 
 def related(a: str, b: str) -> bool:
-    """The same rule, or one is a subrule (or rule) of the other."""
-    return a == b or a.startswith(b + ".") or b.startswith(a + ".") or _same_rule(a, b)
-
-
-def _same_rule(a: str, b: str) -> bool:
-    base = lambda n: n.rstrip("abcdefghijklmnopqrstuvwxyz")  # noqa: E731
-    return "." in a and "." in b and (base(a) == b or base(b) == a)
+    """The same rule, or one is a subrule (or rule) of the other, or a rule of the other's
+    section."""
+    return (a == b or a.startswith(b + ".") or b.startswith(a + ".")
+            or rule_of(a) == b or rule_of(b) == a)
 
 
 def questions(path: Path, field: str, limit: int | None):
