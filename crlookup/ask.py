@@ -47,6 +47,7 @@ import re
 from array import array
 from typing import NamedTuple
 
+from crlookup import refs
 from crlookup.i18n import N_, _, ngettext
 from crlookup.library import KEYWORD_SECTIONS, Library
 from crlookup.model import Rule, fold
@@ -54,7 +55,7 @@ from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 13
+LEXICON_VERSION = 14
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -85,14 +86,6 @@ ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") nam
 
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
-# a reference inside a rule's text ("see rule 117.9", "rules 601.2b and 601.2e–g", "rule 702",
-# "section 5"): its digits are no numbers of the game ("9 cards" is not about rule 117.9)
-_REFERENCE = re.compile(
-    r"(?<![\w.])\d{3}\.\d+\w*(?:[-–]\w+)?"
-    r"|\b((?:rules?|sections?|правил\w*|раздел\w*)\s+)\d{3}(?!\d|\.\d)"
-    r"|\b((?:sections?|раздел\w*|глав(?:а|е|у|ы|ой|ах))\s+)\d(?!\d|\.\d)",
-    re.IGNORECASE,
-)
 # the word before a word of two senses, an action's and a thing's ("counter", "exile"): a verb
 # follows a subject or a modal ("I" and "a" are no words here; "to" goes either way: "go to
 # exile"); a noun, an article, a preposition or a number
@@ -222,9 +215,10 @@ def _bases(word: str) -> set[str]:
 
 
 def _references(an: Analyzer, text: str) -> tuple[list[str], int]:
-    """The words of `text` but for the rule numbers it refers to ("see rule 117.9": "9 cards" is
-    not about that), and how many words those numbers made (they still make it longer to read)."""
-    kept = an.words(_REFERENCE.sub(lambda m: m.group(1) or m.group(2) or " ", text))
+    """The words of `text` but for the numbers of the rules it cites ("see rule 117.9": "9
+    cards" is not about that), and how many words those numbers made (they still make it
+    longer to read)."""
+    kept = an.words(refs.blank(text))
     return kept, len(an.words(text)) - len(kept)
 
 
@@ -736,7 +730,8 @@ def understand(lex: Lexicon, text: str) -> Question:
     )
 
 
-def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word], before: str = "") -> int | None:
+def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
+           before: str = "") -> int | None:
     """Of the terms with these stems, the one the words name: "commander" is Commander, not
     the command zone; "phase" is Phase, not Phasing; "countered", "I counter" the keyword
     action Counter, "counters", "a +1/+1 counter" Counters (`before`: the word typed before

@@ -1,4 +1,4 @@
-"""Cross-references: find them in rule, example and glossary text, and resolve them.
+"""Cross-references: find them in rule, example and glossary text, resolve them, blank them.
 
 Forms recognised, in English and Russian: "rule 702.2", "See rule 702.4", "rules 510.1c–d"
 (a range), "rules 601.2b and 601.2e–g", "section 8", "rule 903", "правило 702.2",
@@ -20,8 +20,9 @@ _NUM = rf"\d{{3}}(?:\.\d+[{_LETTER}]*)?(?![\d{_LETTER}])"
 _DASH = r"\s*(?:[–—‐-]|through|до)\s*"
 _ITEM = rf"(?:{_NUM}|\d(?![\d.]))(?:{_DASH}(?:{_NUM}|[{_LETTER}]+\b))?"
 _JOIN = r"\s*(?:,\s*(?:and|or|и|или)?|and|or|и|или)\s*"
+# the Russian text calls a chapter "глава" ("смотрите главу 5"), a section "раздел"
 _KEYWORD = (r"\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
-            r"|глав(?:а|е|у|ы|ой|ах))\s+")  # the Russian text calls a chapter "глава": "смотрите главу 5"
+            r"|глав(?:а|е|у|ы|ой|ах))\s+")
 _CITED_LIST = re.compile(rf"{_KEYWORD}(?P<list>{_ITEM}(?:{_JOIN}{_ITEM})*)", re.I)
 _ITEM_RE = re.compile(
     rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+\b))?", re.I
@@ -32,7 +33,22 @@ _BARE_NUMBER = re.compile(r"^\d{3}\.\d+")
 
 def find(text: str) -> list[Reference]:
     """The cross-references in a text, in order of appearance."""
-    found: list[tuple[int, Reference]] = []
+    return [ref for _start, _end, ref in _spans(text)]
+
+
+def blank(text: str) -> str:
+    """`text` with the numbers of the rules it cites blanked, the words citing them kept ("see
+    rule 117.9" is "see rule _____"): a text's own words and numbers, without its references'.
+    (Not spaces: "главу 5 702" would become a reference to 702.)"""
+    out = list(text)
+    for start, end, _ref in _spans(text):
+        out[start:end] = "_" * (end - start)
+    return "".join(out)
+
+
+def _spans(text: str) -> list[tuple[int, int, Reference]]:
+    """The cross-references in a text with where each is written, in order of appearance."""
+    found: list[tuple[int, int, Reference]] = []
     taken: list[tuple[int, int]] = []
     for m in _CITED_LIST.finditer(text):
         section_word = m.group("kw").lower().startswith(("section", "раздел", "глав"))
@@ -40,7 +56,7 @@ def find(text: str) -> list[Reference]:
         for item in _ITEM_RE.finditer(m.group("list")):
             ref = _reference(item, section_word)
             if ref:
-                found.append((base + item.start(), ref))
+                found.append((base + item.start(), base + item.end(), ref))
         taken.append((m.start(), m.end()))
     for m in _BARE.finditer(text):
         if any(a <= m.start() < b for a, b in taken) or not _BARE_NUMBER.match(m.group()):
@@ -48,8 +64,8 @@ def find(text: str) -> list[Reference]:
         item = _ITEM_RE.match(m.group())
         ref = item and _reference(item, False)
         if ref:
-            found.append((m.start(), ref))
-    return [r for _, r in sorted(found, key=lambda p: p[0])]
+            found.append((m.start(), m.start() + item.end(), ref))
+    return sorted(found, key=lambda p: p[0])
 
 
 def _reference(item: re.Match, section_word: bool) -> Reference | None:

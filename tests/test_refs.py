@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from crlookup import refs
 from crlookup.model import Reference
@@ -36,6 +38,35 @@ def found(text):
 )
 def test_forms(text, want):
     assert found(text) == want
+
+
+_TEXTS = st.lists(st.sampled_from([
+    "See rule 702.4.", "rules 601.2b and 601.2e–g", "See section 8,", "смотрите главу 5",
+    "правило 207.2с", "as specified in 101.4a.", "20 life", "rule 4 of the game", "It costs 2",
+    "three counters", "702", "(X)", "\n\n",
+]), max_size=8).map(" ".join)
+
+
+@given(_TEXTS)
+def test_blank_leaves_a_text_without_its_references(text):
+    """The numbers of a text's references are blanks, nothing else changes ("rule", "20 life"
+    and "It costs 2" stay), and nothing is left to find."""
+    blanked = refs.blank(text)
+    assert len(blanked) == len(text) and refs.find(blanked) == []
+    changed = [t for b, t in zip(blanked, text, strict=True) if b != t]
+    assert blanked.count("_") == len(changed)
+    assert all(t.isdigit() or t in ".–" or t.isalpha() and len(t) == 1 for t in changed)
+    assert "".join(changed).count(".") <= len(refs.find(text))  # a period ends no sentence
+    if not refs.find(text):
+        assert blanked == text
+    for kept in ("rule", "20 life", "It costs 2", "three counters", "rule 4 of the game"):
+        assert blanked.count(kept) >= text.count(kept)
+
+
+def test_blank():
+    text = "See rules 601.2b and 601.2e–g, or section 8, and rule 4. It costs 2."
+    assert refs.blank(text) == (
+        "See rules ______ and ________, or section _, and rule 4. It costs 2.")
 
 
 def test_label():
