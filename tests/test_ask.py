@@ -126,13 +126,13 @@ def test_a_cited_rule_number_is_no_word_of_the_text(words, citing):
     assert ask._references(an, "See rule 702. Rules 100 and 20") == (["see", "rule", "rules", "and", "20"], 2)
     assert ask._references(an, "See section 5, “Turn Structure.” Rule 5") == (
         ["see", "section", "turn", "structure", "rule", "5"], 1)
-    refs, forms, count = [], [], 0
-    for form, *numbers in citing:
-        used = numbers[: form.count("{}")]
-        refs.append(form.format(*(f"{a}.{b}{letters}" for a, b, letters in used)))
+    cited, forms, count = [], [], 0
+    for form, *cites in citing:
+        used = cites[: form.count("{}")]
+        cited.append(form.format(*(f"{a}.{b}{letters}" for a, b, letters in used)))
         forms.append(form.format(*[""] * len(used)))
         count += sum(2 + (len(letters) > 1) for _a, _b, letters in used)  # "aa" is a word
-    kept, counted = ask._references(an, " ".join(words + refs))
+    kept, counted = ask._references(an, " ".join(words + cited))
     assert kept == an.words(" ".join(words + forms))
     assert counted == count
 
