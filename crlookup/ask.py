@@ -740,8 +740,8 @@ def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
         return None
     an = lex.analyzer
     typed = [w.read for w in words]
-    named = [k for k in ks for name in lex.terms[k].names if an.inflected(typed, an.words(name))]
-    named = list(dict.fromkeys(named))
+    named = [k for k in ks
+             if any(an.inflected(typed, an.words(name)) for name in lex.terms[k].names)]
     actions = [k for k in named if lex.terms[k].kind == "701"]
     if actions and len(actions) < len(named):  # a verb's, or a noun's?
         verb = an.verb(typed[-1], before)
