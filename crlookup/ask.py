@@ -170,16 +170,17 @@ class Analyzer:
             if not m.group().isupper() and text[: m.start()].rstrip()[-1:] not in _SENTENCE_START
         }
 
-    def inflected(self, words: list[str], others: list[str]) -> bool:
+    def inflected(self, words: list[str], others: list[str], ing: bool = False) -> bool:
         """Whether two names (their folded words) are one name inflected, word by word
         ("counters"/"counter", "tapped"/"tap", "abilities"/"ability"), not one derived from the
-        other ("commander"/"command", "phasing"/"phase"); stop words aside. Russian: always."""
+        other ("commander"/"command", "phasing"/"phase"; with `ing`, a player's "floated" is
+        their "floating"); stop words aside. Russian: always."""
         if self.lang != "en":
             return True
         words = [w for w in words if w not in self.stop]
         others = [w for w in others if w not in self.stop]
         return len(words) == len(others) and all(
-            _bases(a) & _bases(b) for a, b in zip(words, others)
+            _bases(a, ing) & _bases(b, ing) for a, b in zip(words, others)
         )
 
     def verb(self, word: str, before: str) -> bool | None:
@@ -198,9 +199,16 @@ class Analyzer:
         return [self.stem(w) for w in self.words(text) if w not in self.stop]
 
 
-def _bases(word: str) -> set[str]:
-    """The English word without an inflection it may have: plural, past tense."""
+def _bases(word: str, ing: bool = False) -> set[str]:
+    """The English word without an inflection it may have: plural, past tense (and with `ing`,
+    the -ing form)."""
     out = {word}
+    if ing and word.endswith("ing") and len(word) >= 5:
+        out |= {word[:-3], word[:-3] + "e"}  # "floating", "bouncing"
+        if word.endswith("ying"):
+            out.add(word[:-4] + "ie")  # "dying"
+        if word[-4] == word[-5]:
+            out.add(word[:-4])  # "tapping"
     if word.endswith("ies"):
         out.add(word[:-3] + "y")
     if word.endswith("s") and not word.endswith("ss"):
@@ -583,7 +591,8 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...],
 
     Read from crlookup/thesaurus/<lang>.txt: one line each, alternatives separated by "|",
     then "=" and the words the Comprehensive Rules use. Keys are the phrases' stems; values
-    are (the rules' words, their words, their stems).
+    are (the rules' words, their words, their stems, the phrases' own words: a question's words
+    must be these, inflected, not others with their stems).
     """
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "thesaurus", an.lang + ".txt")
     out = {}
@@ -602,7 +611,8 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...],
             parts = [tuple(an.stem(w) for w in an.words(part)) for part in phrase.split("...")]
             key = sum(((GAP, *part) if k else part for k, part in enumerate(parts)), ())
             if parts[0] and key != value[2]:  # "deathtoucher" stems to "deathtouch" itself
-                out[key] = value
+                forms = out[key][3] if key in out and out[key][:3] == value else ()
+                out[key] = (*value, (*forms, tuple(an.words(phrase.replace("...", " ")))))
     return out
 
 
@@ -696,6 +706,10 @@ def understand(lex: Lexicon, text: str) -> Question:
             end, meant = next(((e, m) for e, m in found if m is not None and e is not None), (0, None))
             if meant is None or any(taken[j:end]):
                 continue
+            if end == j + n and not any(  # its words, not others with their stems: "unblocked"
+                    an.inflected([w.read for w in tokens[j:end]], list(form), ing=True)
+                    for form in meant[3]):
+                continue  # is not "unblockable", "activated" not "active"
             taken[j:end] = [True] * (end - j)
             said = " ".join(w.typed for w in tokens[j:end])
             phrases.append((j, said, meant[0]))
@@ -747,7 +761,11 @@ def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
         verb = an.verb(typed[-1], before)
         if verb is not None:
             return (actions if verb else [k for k in named if k not in actions])[0]
-    return next(iter(named), ks[0])
+    if named:
+        return named[0]
+    # none by its own words: a rule's term that the words derive from ("blocking" is Block),
+    # not a glossary entry that names no rule ("unblocked" is no "Unblockable", obsolete)
+    return next((k for k in ks if lex.terms[k].number), None)
 
 
 def _known(lex: Lexicon, word: str) -> bool:

@@ -201,6 +201,29 @@ def test_players_phrases_are_read_as_the_rules_words(library):
     assert "“blink” read as" in why
 
 
+@pytest.mark.parametrize("question, said, not_said", [
+    ("I floated mana in my upkeep. Is it still there in my draw step?", "floated mana", None),
+    ("Their unblocked 3/3 hits me for 3. Do I survive?", None, "unblocked"),  # not unblockable
+    ("My Murderous Rider died. Where does it go?", None, "murderous"),  # not "murder"
+])
+def test_players_phrases_are_their_words_not_others_with_their_stems(library, question, said,
+                                                                        not_said):
+    lex = ask.lexicon(library, EN)
+    phrases = dict(ask.understand(lex, question).phrases)
+    if said:
+        assert said in phrases
+    if not_said:
+        assert not_said not in phrases
+
+
+@given(_WORD)
+def test_an_ing_form_is_an_inflection_of_a_players_phrase_only(word):
+    an = _EN
+    ing = word.removesuffix("e") + "ing"
+    assert an.inflected([ing], [word + "ed"], ing=True) or len(ing) < 5
+    assert not an.inflected([word + "able"], [word + "ed"], ing=True)
+
+
 def _context_stems(library, lex, edition, number):
     """Every stem an entry is matched on: its text, examples, its rule's and section's titles
     and its rule's text (independently of how the lexicon stored them), but for the numbers of
@@ -372,8 +395,9 @@ def test_thesaurus_reads_into_words_the_rules_use(library):
         lex = ask.lexicon(library, edition)
         phrases = ask.thesaurus(lex.analyzer)
         assert len(phrases) > 80
-        for key, (meant, _words, stems) in phrases.items():
+        for key, (meant, _words, stems, forms) in phrases.items():
             assert key and stems, meant
+            assert forms and all(len(f) >= len([s for s in key if s != ask.GAP]) for f in forms)
             missing = [s for s in stems if s not in lex.postings]
             assert not missing, (key, meant, missing)
 
