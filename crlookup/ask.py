@@ -586,7 +586,7 @@ class Word(NamedTuple):
     said: str = ""  # for the rules' words read for a player's phrase: that phrase
 
 
-def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...], tuple[str, ...]]]:
+def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:
     """Players' phrases ("blink", "summoning sick") and the rules' words for them.
 
     Read from crlookup/thesaurus/<lang>.txt: one line each, alternatives separated by "|",
@@ -616,21 +616,24 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple[str, tuple[str, ...],
     return out
 
 
-def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> int | None:
-    """Where the phrase `key` that starts at `j` ends (a GAP skips up to MAX_GAP words)."""
+def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> list[int] | None:
+    """Where the words of the phrase `key` that starts at `j` are (a GAP skips up to MAX_GAP
+    words, which are not the phrase's)."""
     parts: list[list[str]] = [[]]
     for s in key:
         if s == GAP:
             parts.append([])
         else:
             parts[-1].append(s)
-    at = j
+    at, where = j, []
     for k, part in enumerate(parts):
         starts = [at] if k == 0 else range(at, min(at + MAX_GAP, len(stems)) + 1)
-        at = next((x + len(part) for x in starts if stems[x : x + len(part)] == part), None)
+        at = next((x for x in starts if stems[x : x + len(part)] == part), None)
         if at is None:
             return None
-    return at
+        where += range(at, at + len(part))
+        at += len(part)
+    return where
 
 
 class Question(NamedTuple):
@@ -695,26 +698,31 @@ def understand(lex: Lexicon, text: str) -> Question:
     phrases: list[tuple[int, str, str]] = []
     stems = [w.stem for w in tokens]
     taken = [False] * len(stems)
-    # players' phrases, longest first; "cast ... this turn" has up to MAX_GAP words between
+    # players' phrases, longest first, a phrase with a gap as long as it reaches ("cast ...
+    # this turn"); the words in its gap are not its own: "cast Llanowar Elves this turn" names
+    # the card too. A phrase is its own words, inflected, not others with their stems
+    # ("unblocked" is not "unblockable", "activated" not "active")
     gapped = [(key, meant) for key, meant in phrasebook.items() if GAP in key]
-    for n in range(6, 0, -1):
-        for j in range(len(stems) - n + 1):
-            found = [(j + n, phrasebook.get(tuple(stems[j : j + n])))]
-            if n == 1:
-                found += [(_phrase_at(key, stems, j), meant) for key, meant in gapped
-                          if key[0] == stems[j]]
-            end, meant = next(((e, m) for e, m in found if m is not None and e is not None), (0, None))
-            if meant is None or any(taken[j:end]):
-                continue
-            if end == j + n and not any(  # its words, not others with their stems: "unblocked"
-                    an.inflected([w.read for w in tokens[j:end]], list(form), ing=True)
+    found: list[tuple[list[int], tuple]] = []
+    for j in range(len(stems)):
+        for n in range(min(6, len(stems) - j), 0, -1):
+            meant = phrasebook.get(tuple(stems[j : j + n]))
+            if meant is not None and any(
+                    an.inflected([w.read for w in tokens[j : j + n]], list(form), ing=True)
                     for form in meant[3]):
-                continue  # is not "unblockable", "activated" not "active"
-            taken[j:end] = [True] * (end - j)
-            said = " ".join(w.typed for w in tokens[j:end])
-            phrases.append((j, said, meant[0]))
-            extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
-            sequences.append((extra, [j] * len(extra)))
+                found.append((list(range(j, j + n)), meant))
+        found += [(at, meant) for key, meant in gapped
+                  if key[0] == stems[j] and (at := _phrase_at(key, stems, j)) is not None]
+    for at, meant in sorted(found, key=lambda f: (f[0][0] - f[0][-1], f[0][0])):
+        if any(taken[p] for p in at):
+            continue
+        for p in at:
+            taken[p] = True
+        j = at[0]
+        said = " ".join(w.typed for w in tokens[j : at[-1] + 1])
+        phrases.append((j, said, meant[0]))
+        extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
+        sequences.append((extra, [j] * len(extra)))
     terms: list[tuple[int, int, str]] = []  # (where in the question, term, the words naming it)
     inferred: set[int] = set()  # terms named only by the rules' words for a player's phrase
     for seq_number, (seq_words, where) in enumerate(sequences):

@@ -216,6 +216,16 @@ def test_players_phrases_are_their_words_not_others_with_their_stems(library, qu
         assert not_said not in phrases
 
 
+def test_a_phrase_with_a_gap_is_as_long_as_it_reaches_and_its_gap_stays_free(library):
+    lex = ask.lexicon(library, EN)
+    # "bolt ... planeswalker" is longer than "bolt", which it holds
+    q = ask.understand(lex, "If I Lightning Bolt my opponent's planeswalker, what happens to it?")
+    assert [said for said, _meant in q.phrases] == ["bolt my opponent planeswalker"]
+    # "cast ... this turn" holds "cast", "this", "turn": "pump spell" in its gap is read too
+    q = ask.understand(lex, "I cast a pump spell this turn on my creature. Can it attack?")
+    assert [said for said, _meant in q.phrases] == ["cast pump spell this turn", "pump spell"]
+
+
 @given(_WORD)
 def test_an_ing_form_is_an_inflection_of_a_players_phrase_only(word):
     an = _EN
