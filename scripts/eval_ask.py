@@ -9,14 +9,17 @@ Two sets:
       other half of the questions cite only (see scripts/count_citations.py);
   (b) our own questions with gold rule numbers, each set written by a different person, a hit
       being a gold number or a subrule of one: tests/data/ask_questions.jsonl (the reported
-      set), tests/data/ask_dev.jsonl (the development set, looked at while tuning) and
-      tests/data/ask_holdout.jsonl (written last and never tuned on).
+      set), tests/data/ask_dev.jsonl (the development set, looked at while tuning),
+      tests/data/ask_holdout.jsonl (written last and never tuned on) and
+      tests/data/ask_dev2.jsonl (a second development set, written later by three writers who
+      saw none of the others, each on one part of the game, with more cards named; looked at
+      while tuning from the day it was written).
 
 Both systems answer from the newest edition of the question's language (English questions
 from the newest English edition, Russian ones from the Russian edition); MRR counts the first
 hit within the top 10.
 
-    python scripts/eval_ask.py [--set se|own|dev|holdout|all] [--limit N] [--misses] [--only ask]
+    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|all] [--limit N] [--misses] [--only ask]
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OWN = ROOT / "tests" / "data" / "ask_questions.jsonl"
 DEV = ROOT / "tests" / "data" / "ask_dev.jsonl"
 HOLDOUT = ROOT / "tests" / "data" / "ask_holdout.jsonl"
+DEV2 = ROOT / "tests" / "data" / "ask_dev2.jsonl"
 K = 10
 MAX_WORDS = count_citations.MAX_WORDS  # bodies are cut to their first words, as pasted
 
@@ -137,7 +141,7 @@ def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("se", "own", "dev", "holdout", "all"), default="all")
+    ap.add_argument("--set", choices=("se", "own", "dev", "dev2", "holdout", "all"), default="all")
     ap.add_argument("--file", type=Path, default=SE, help="the StackExchange set")
     ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
     ap.add_argument("--misses", action="store_true", help="print the questions ask misses at 1")
@@ -153,6 +157,8 @@ def main() -> None:
             evaluate(systems, part, under, False, f"  of which {lang}")
     if args.set in ("dev", "all") and DEV.exists():
         evaluate(systems, own(DEV), under, args.misses, f"development set, {DEV.name}")
+    if args.set in ("dev2", "all") and DEV2.exists():
+        evaluate(systems, own(DEV2), under, args.misses, f"second development set, {DEV2.name}")
     if args.set in ("holdout", "all") and HOLDOUT.exists():
         evaluate(systems, own(HOLDOUT), under, False, f"held-out set, {HOLDOUT.name}")
     if args.set in ("se", "all"):
