@@ -777,7 +777,23 @@ def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
 
 
 def _known(lex: Lexicon, word: str) -> bool:
-    return word in lex.vocab or lex.analyzer.stem(word) in lex.postings
+    """A word of the rules, or one players write: no typo to correct ("sure" is no "surge")."""
+    return word in lex.vocab or lex.analyzer.stem(word) in lex.postings or word in written(lex.lang)
+
+
+_WRITTEN: dict[str, frozenset[str]] = {}  # read once
+
+
+def written(lang: str) -> frozenset[str]:
+    """The words players write in rules questions (crlookup/citations/words.txt, English)."""
+    if lang not in _WRITTEN:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations", "words.txt")
+        words: frozenset[str] = frozenset()
+        if lang == "en" and os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                words = frozenset(w for w in f.read().split("\n") if w and not w.startswith("#"))
+        _WRITTEN[lang] = words
+    return _WRITTEN[lang]
 
 
 def _nearest(lex: Lexicon, word: str) -> str | None:

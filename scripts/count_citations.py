@@ -9,7 +9,11 @@ CC BY-SA), each question read as its title and the first 150 words of its body:
 - crlookup/citations/rules.txt: for each rule number, how many questions' answers cite it;
 - crlookup/citations/en.txt: for each question word (stem, as `ask` reads English) in at least
   5 questions, the rules cited for at least 5 of them and at least 1.5 times as often as for
-  questions in general, with the natural log of that ratio (the lift).
+  questions in general, with the natural log of that ratio (the lift);
+- crlookup/citations/words.txt: the words (of 4 letters or more) that at least 3 of the
+  questions use: players' words, which `ask` never takes for typos of the rules' words ("sure"
+  is no "surge", "dead" no "dread"); typos seldom recur, and those that do are all but
+  harmless ("oponent").
 
 A citation of a subrule counts for its rule too. Only numbers, stems and counts are written,
 never a question's or an answer's text. The same file is the benchmark of scripts/eval_ask.py,
@@ -38,10 +42,11 @@ SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OUT = ROOT / "crlookup" / "citations"
 MAX_WORDS = 150  # of a body (scripts/eval_ask.py reads bodies so too)
 MIN_QUESTIONS, MIN_TOGETHER, MIN_LIFT = 5, 5, 1.5
+MIN_WRITERS, MIN_LETTERS = 3, 4  # words.txt: in at least 3 questions, of 4 letters or more
 HEADER = """\
 # {what}
 # From the boardgames.stackexchange.com questions about Magic whose answers cite rules
-# ({questions} questions, CC BY-SA; numbers, stems and counts only). Answers cite the
+# ({questions} questions, CC BY-SA; numbers, words and counts only). Answers cite the
 # numbering of their time (2010 on). Made by scripts/count_citations.py; read by crlookup/ask.py.
 """
 
@@ -112,9 +117,19 @@ def main() -> None:
         for stem in sorted(found.words):
             rules = sorted(found.words[stem].items(), key=lambda p: sort_key(p[0]))
             f.write(stem + " " + " ".join(f"{r}:{v}" for r, v in rules) + "\n")
+    an = ask.Analyzer("en")
+    writers: Counter = Counter()
+    for q in qs:
+        writers.update({w for w in an.words(q.text) if len(w) >= MIN_LETTERS and w.isalpha()})
+    written = sorted(w for w, n in writers.items() if n >= MIN_WRITERS)
+    with open(OUT / "words.txt", "w", encoding="utf-8", newline="\n") as f:
+        f.write(HEADER.format(what=f"Words of {MIN_LETTERS} letters or more that {MIN_WRITERS} or "
+                              "more questions use: players' words, not typos.", questions=len(qs)))
+        f.writelines(w + "\n" for w in written)
     pairs = sum(len(v) for v in found.words.values())
     print(f"crlookup/citations/: {len(found.counts)} rules cited by {len(qs)} questions; "
-          f"{len(found.words)} words with {pairs} rules they ask about")
+          f"{len(found.words)} words with {pairs} rules they ask about; {len(written)} words "
+          "players write")
 
 
 if __name__ == "__main__":

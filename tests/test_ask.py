@@ -162,6 +162,18 @@ def test_card_names_are_not_taken_for_typos(library):
     assert ask.understand(lex, "Deathtuch: does it work?").corrections == [("deathtuch", "deathtouch")]
 
 
+def test_words_players_write_are_not_taken_for_typos(library):
+    """"sure", "seems", "dead" are no typos of the rules' "surge", "sees", "dread" (and "surge"
+    is a keyword: it was recognised in every question a player was not sure about)."""
+    lex = ask.lexicon(library, EN)
+    written = ask.written("en")
+    assert {"sure", "seems", "dead", "wondering"} <= written and "deathtuch" not in written
+    q = ask.understand(lex, "I'm not sure, but it seems my deathtuch creature is dead?")
+    assert q.corrections == [("deathtuch", "deathtouch")]
+    assert "Surge" not in {lex.terms[k].name for k, _named in q.terms}
+    assert ask.written("ru") == frozenset()  # the questions counted are English
+
+
 def test_a_word_is_not_corrected_into_another_by_its_first_letter(library):
     lex = ask.lexicon(library, RU)
     q = ask.understand(lex, "Сага уходит на кладбище, моё сущесвто тоже?")
