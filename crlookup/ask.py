@@ -55,7 +55,7 @@ from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 14
+LEXICON_VERSION = 15
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -270,7 +270,8 @@ class Lexicon:
     (stem -> positions and weighted counts), `count` and `average` (answerable entries, their
     mean length), `vocab` (words and counts, for spelling); `terms`, `term_index` (stems ->
     the terms with them, told apart by their words), `mention_sets`, `meanings` (each term's
-    glossary words); `titles` by number.
+    glossary words); `titles` by number; `phrases`, the thesaurus as read then (with a stamp of
+    its file).
     """
 
     def __init__(self, data: dict):
@@ -299,9 +300,13 @@ class Lexicon:
 
     @property
     def phrasebook(self) -> dict:
-        """The thesaurus of the lexicon's language (read once)."""
+        """The thesaurus of the lexicon's language: as read when the lexicon was built, unless
+        its file has changed since (reading it stems some 500 words, a tenth of a question's time)."""
         if self._phrasebook is None:
-            self._phrasebook = thesaurus(self.analyzer)
+            stamp, kept = getattr(self, "phrases", ("", None))
+            if kept is None or stamp != _thesaurus_stamp(self.lang):
+                kept = thesaurus(self.analyzer)
+            self._phrasebook = kept
         return self._phrasebook
 
     def data(self) -> dict:
@@ -496,6 +501,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         "mention_sets": [array("H", sorted(m)) for m in mentions],
         "sequences": [" " + " ".join(seq) + " " if answerable[i] else "" for i, seq in enumerate(sequences)],
         "cited_by": cited_by,
+        "phrases": (_thesaurus_stamp(lang), thesaurus(an)),
     })
 
 
@@ -594,10 +600,9 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:
     are (the rules' words, their words, their stems, the phrases' own words: a question's words
     must be these, inflected, not others with their stems).
     """
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "thesaurus", an.lang + ".txt")
     out = {}
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(_thesaurus_path(an.lang), encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError:
         return out
@@ -614,6 +619,21 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:
                 forms = out[key][3] if key in out and out[key][:3] == value else ()
                 out[key] = (*value, (*forms, tuple(an.words(phrase.replace("...", " ")))))
     return out
+
+
+def _thesaurus_path(lang: str) -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "thesaurus", lang + ".txt")
+
+
+def _thesaurus_stamp(lang: str) -> str:
+    """What the thesaurus file holds, in short ("" if there is none)."""
+    import hashlib
+
+    try:
+        with open(_thesaurus_path(lang), "rb") as f:
+            return hashlib.sha1(f.read()).hexdigest()
+    except OSError:
+        return ""
 
 
 def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> list[int] | None:

@@ -412,6 +412,15 @@ def test_a_saved_lexicon_reads_back_as_built(library):
     assert saved.count == len(answerable) == 2893
 
 
+def test_the_thesaurus_is_kept_with_the_lexicon_until_it_changes(library):
+    lex = ask.lexicon(library, EN)
+    stamp, kept = lex.phrases
+    assert stamp == ask._thesaurus_stamp("en") and kept == ask.thesaurus(lex.analyzer)
+    assert lex.phrasebook is kept
+    changed = ask.Lexicon({**lex.data(), "phrases": ("a thesaurus since edited", {})})
+    assert changed.phrasebook == kept  # read again from the file
+
+
 def test_thesaurus_reads_into_words_the_rules_use(library):
     for edition in (EN, RU):
         lex = ask.lexicon(library, edition)
