@@ -174,6 +174,18 @@ def test_words_players_write_are_not_taken_for_typos(library):
     assert ask.written("ru") == frozenset()  # the questions counted are English
 
 
+def test_a_cards_name_names_a_keyword_only_by_the_keywords_own_word(library):
+    """"Evolving Wilds" is no Evolve, "Doubling Season" no Double; "Mutate" written so is."""
+    lex = ask.lexicon(library, EN)
+
+    def terms(question):
+        return {lex.terms[k].name for k, _named in ask.understand(lex, question).terms}
+
+    assert not {"Evolve", "Double"} & terms("I crack Evolving Wilds with Doubling Season out.")
+    assert "Evolve" in terms("Does my evolving creature get a counter?")  # not a name: derived
+    assert "Mutate" in terms("Can I Mutate onto a token?")
+
+
 def test_a_word_is_not_corrected_into_another_by_its_first_letter(library):
     lex = ask.lexicon(library, RU)
     q = ask.understand(lex, "Сага уходит на кладбище, моё сущесвто тоже?")
