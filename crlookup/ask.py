@@ -753,8 +753,9 @@ def understand(lex: Lexicon, text: str) -> Question:
                 if any(taken[j : j + n]):
                     continue
                 before = tokens[where[j] - 1].typed if not seq_number and where[j] else ""
+                card = not seq_number and all(w.typed in names for w in seq_words[j : j + n])
                 k = _named(lex, lex.term_index.get(tuple(seq[j : j + n])), seq_words[j : j + n],
-                           before, not seq_number and all(w.typed in names for w in seq_words[j : j + n]))
+                           before, card)
                 if k is not None:
                     taken[j : j + n] = [True] * n
                     if k not in (t for _p, t, _named in terms):
@@ -773,11 +774,12 @@ def understand(lex: Lexicon, text: str) -> Question:
 
 
 def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
-           before: str = "", name: bool = False) -> int | None:
+           before: str = "", card: bool = False) -> int | None:
     """Of the terms with these stems, the one the words name: "commander" is Commander, not
     the command zone; "phase" is Phase, not Phasing; "countered", "I counter" the keyword
     action Counter, "counters", "a +1/+1 counter" Counters (`before`: the word typed before
-    them); else the first (a rule's own term)."""
+    them); else the first that names a rule ("blocking" is Block), unless the words are part
+    of a card's name (`card`: "Evolving Wilds" is no Evolve)."""
     if not ks:
         return None
     an = lex.analyzer
@@ -789,11 +791,10 @@ def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
         verb = an.verb(typed[-1], before)
         if verb is not None:
             return (actions if verb else [k for k in named if k not in actions])[0]
-    if named or name:
+    if named or card:
         return next(iter(named), None)
     # none by its own words: a rule's term that the words derive from ("blocking" is Block),
-    # not a glossary entry that names no rule ("unblocked" is no "Unblockable", obsolete), nor
-    # a card's name ("Evolving Wilds" is no Evolve, "Scavenging Ooze" no Scavenge: `name`)
+    # not a glossary entry that names no rule ("unblocked" is no "Unblockable", obsolete)
     return next((k for k in ks if lex.terms[k].number), None)
 
 
