@@ -10,7 +10,7 @@ Two sets:
   (b) our own questions with gold rule numbers, each set written by a different person, a hit
       being a gold number or a subrule of one: tests/data/ask_questions.jsonl (the reported
       set), tests/data/ask_dev.jsonl (the development set, looked at while tuning),
-      tests/data/ask_holdout.jsonl (written last and never tuned on) and
+      tests/data/ask_holdout.jsonl (written after those two, never tuned on) and
       tests/data/ask_dev2.jsonl (a second development set, written later by three writers who
       saw none of the others, each on one part of the game, with more cards named; looked at
       while tuning from the day it was written).
