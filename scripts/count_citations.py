@@ -16,9 +16,9 @@ CC BY-SA), each question read as its title and the first 150 words of its body:
   harmless ("oponent").
 
 A citation of a subrule counts for its rule too. Only numbers, single words, stems and counts
-are written, never a question's or an answer's text. The same file is the benchmark of scripts/eval_ask.py,
-which therefore answers each of its questions with what the other half of the questions says
-(`cited(..., fold=)`).
+are written, never a question's or an answer's text. The same file is the benchmark of
+scripts/eval_ask.py, which therefore answers each of its questions with what the other half of
+the questions says (`cited(..., fold=)`; words.txt is not split so: see its entry above).
 
     python scripts/count_citations.py [--file PATH]
 """
