@@ -569,19 +569,21 @@ def citations() -> Cited:
     stems: a question in another language reaches them through the English names of the
     terms it names ("защитник" is Defender)."""
     if not _CITED:
-        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations")
-
-        def rows(name: str) -> list[list[str]]:
-            if not os.path.exists(os.path.join(folder, name)):
-                return []
-            with open(os.path.join(folder, name), encoding="utf-8") as f:
-                return [line.split() for line in f if line.strip() and not line.startswith("#")]
-
-        counts = {number: int(n) for number, n in rows("rules.txt")}
+        counts = {number: int(n) for number, n in _citation_rows("rules.txt")}
         words = {stem: {r: float(v) for r, _, v in (p.partition(":") for p in rest)}
-                 for stem, *rest in rows("en.txt")}
+                 for stem, *rest in _citation_rows("en.txt")}
         _CITED.append(Cited(counts, words))
     return _CITED[0]
+
+
+def _citation_rows(name: str) -> list[list[str]]:
+    """The rows of crlookup/citations/<name>, split on spaces, its # header left out (none if
+    the file is missing)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations", name)
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [line.split() for line in f if line.strip() and not line.startswith("#")]
 
 
 class Word(NamedTuple):
@@ -809,12 +811,8 @@ _WRITTEN: dict[str, frozenset[str]] = {}  # read once
 def written(lang: str) -> frozenset[str]:
     """The words players write in rules questions (crlookup/citations/words.txt, English)."""
     if lang not in _WRITTEN:
-        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "citations", "words.txt")
-        words: frozenset[str] = frozenset()
-        if lang == "en" and os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                words = frozenset(w for w in f.read().split("\n") if w and not w.startswith("#"))
-        _WRITTEN[lang] = words
+        rows = _citation_rows("words.txt") if lang == "en" else []
+        _WRITTEN[lang] = frozenset(word for word, *_rest in rows)
     return _WRITTEN[lang]
 
 
