@@ -55,7 +55,7 @@ from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
-LEXICON_VERSION = 15
+LEXICON_VERSION = 16
 MAX_WORDS = 200
 
 # how much each part of an entry counts when a question word occurs in it
@@ -80,6 +80,19 @@ NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the numbe
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 MAX_TERM_WORDS = 4
 GAP, MAX_GAP = "...", 4  # "cast ... this turn" in the thesaurus: up to 4 words between
+SIGNED = "+N"  # in the thesaurus: a signed number, as players name loyalty abilities ("I +1'd
+# Teferi", "his -3"); not one of power, toughness, life or a cost ("-3 toughness", "go to -1",
+# "+1/+1"): not after NOT_LOYALTY's words, nor before a word starting as its stems do
+_SIGNED = re.compile(r"(?<![\w/+\-−–*])[+\-−–]\d+(?:['’]?(?:d|ed)\b)?"  # "+1", "−3", "+1'd"
+                     r"(?!\s*/|\s*[+\-−–]?\d|[\w%]|[.,]\d)")  # not "+1/+1", "+13+13", "+1.5"
+NOT_LOYALTY = {
+    "en": ({"to", "at", "gets", "get", "got", "gain", "gains", "gained", "give", "gives", "gave",
+            "with", "by", "is", "are", "be", "was", "of", "than", "go", "goes", "went"},
+           ("toughness", "power", "life", "mana", "damage", "card", "cost", "counter", "token",
+            "creature")),
+    "ru": ({"до", "на", "получает", "получил", "получило", "дает", "даёт", "с", "от"},
+           ("выносл", "сил", "жизн", "ман", "урон", "карт", "стоим", "жетон", "фишк", "существ")),
+}
 # steps, phases and variants are named without these words too ("upkeep", "Two-Headed Giant")
 GENERIC_WORDS = {"en": ("step", "phase", "variant", "variants"), "ru": ("шаг", "фаза", "вариант")}
 ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") names too much
@@ -615,6 +628,9 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:
         words = tuple(w for w in an.words(meant) if w not in an.stop)
         value = (meant.strip(), words, tuple(an.stem(w) for w in words))
         for phrase in said.split("|"):  # stop words included: "go first", "in response"
+            if phrase.strip() == SIGNED:  # no words: understand() finds signed numbers itself
+                out[(SIGNED,)] = (*value, ((SIGNED,),))
+                continue
             parts = [tuple(an.stem(w) for w in an.words(part)) for part in phrase.split("...")]
             key = sum(((GAP, *part) if k else part for k, part in enumerate(parts)), ())
             if parts[0] and key != value[2]:  # "deathtoucher" stems to "deathtouch" itself
@@ -656,6 +672,23 @@ def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> list[int] | No
         where += range(at, at + len(part))
         at += len(part)
     return where
+
+
+def _loyalty(an: Analyzer, text: str) -> dict[tuple[int, ...], str]:
+    """The signed numbers of `text` that name loyalty abilities ("I +1'd Teferi", "his -3"):
+    where their words are among `an.words(text)`, and each as written."""
+    before_words, after_stems = NOT_LOYALTY[an.lang]
+    out = {}
+    for m in _SIGNED.finditer(text):
+        before = an.words(text[: m.start()])
+        after = an.words(text[m.end() :])
+        if (text[: m.start()].rstrip().endswith("/")  # "+2 / +2"
+                or before[-1:] and before[-1] in before_words
+                or after[:1] and after[0].startswith(after_stems)):
+            continue
+        at = len(before)
+        out[tuple(range(at, at + len(an.words(m.group()))))] = m.group()
+    return out
 
 
 class Question(NamedTuple):
@@ -714,7 +747,11 @@ def understand(lex: Lexicon, text: str) -> Question:
               and typed not in names and not _known(lex, typed) and an.stem(typed) not in slang):
             read = _nearest(lex, typed) or typed
         tokens.append(Word(typed, read, an.stem(read)))
-    kept = [p for p, w in enumerate(tokens) if w.typed not in an.stop and w.read not in an.stop]
+    signed = phrasebook.get((SIGNED,))
+    loyalty = _loyalty(an, words_text) if signed else {}
+    taken_by_sign = {p for at in loyalty for p in at}  # "+1'd" is no number 1
+    kept = [p for p, w in enumerate(tokens)
+            if w.typed not in an.stop and w.read not in an.stop and p not in taken_by_sign]
     words = [tokens[p] for p in kept]
     sequences = [(words, kept)]  # the question's words, then the rules' words for each phrase
     phrases: list[tuple[int, str, str]] = []
@@ -735,13 +772,14 @@ def understand(lex: Lexicon, text: str) -> Question:
                 found.append((list(range(j, j + n)), meant))
         found += [(at, meant) for key, meant in gapped
                   if key[0] == stems[j] and (at := _phrase_at(key, stems, j)) is not None]
+    found += [(list(at), signed) for at in loyalty]
     for at, meant in sorted(found, key=lambda f: (f[0][0] - f[0][-1], f[0][0])):
         if any(taken[p] for p in at):
             continue
         for p in at:
             taken[p] = True
         j = at[0]
-        said = " ".join(w.typed for w in tokens[j : at[-1] + 1])
+        said = loyalty.get(tuple(at)) or " ".join(w.typed for w in tokens[j : at[-1] + 1])
         phrases.append((j, said, meant[0]))
         extra = [Word(said, w, s, EXPANSION, said) for w, s in zip(meant[1], meant[2])]
         sequences.append((extra, [j] * len(extra)))

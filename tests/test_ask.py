@@ -250,6 +250,38 @@ def test_a_phrase_with_a_gap_is_as_long_as_it_reaches_and_its_gap_stays_free(lib
     assert [said for said, _meant in q.phrases] == ["cast pump spell this turn", "pump spell"]
 
 
+@pytest.mark.parametrize("question, said", [
+    ("I +1'd my Teferi in my first main phase. After combat can I also use his -3?", ["+1'd", "-3"]),
+    ("Can I +1 and then −3 my Teferi in the same turn?", ["+1", "−3"]),
+    ("Можно ли за ход активировать у planeswalker'а сначала +1, а потом ещё −2?", ["+1", "−2"]),
+    ("My 2/2 has a +1/+1 counter and gets -1/-1 until end of turn. What is it now?", []),
+    ("I'm at 3. Can I pay 4 life and just go to -1?", []),
+    ("Does the -3 toughness from my spell kill it, or the -2 power?", []),
+])
+def test_signed_numbers_name_loyalty_abilities(library, question, said):
+    lex = ask.lexicon(library, RU if ask.detect_lang(question) == "ru" else EN)
+    q = ask.understand(lex, question)
+    meant = lex.phrasebook[(ask.SIGNED,)][0]
+    assert [s for s, m in q.phrases if m == meant] == said
+    assert not {s.strip("+-−'d") for s in said} & set(q.numbers)  # "+1'd" is no number 1
+    if said:
+        assert "606" in {lex.terms[k].number for k, _named in q.terms}  # Loyalty Abilities
+
+
+def test_a_question_about_two_loyalty_abilities_finds_the_once_a_turn_rule(library):
+    assert "606.3" in numbers(library, "Can I +1 and then -3 my Teferi in the same turn?")[:3]
+
+
+@given(st.integers(0, 20), st.integers(0, 20), st.sampled_from("+-−"), st.sampled_from("+-−"))
+def test_power_and_toughness_are_no_loyalty_abilities(a, b, s, t):
+    for pt in (f"{s}{a}/{t}{b}", f"{s}{a} / {t}{b}"):
+        assert ask._loyalty(_EN, f"My {pt} creature and a {pt} counter on it") == {}
+    text = f"Can I use its {s}{a}, then its {s}{a}.{b} ability?"  # a decimal is no ability
+    found = ask._loyalty(_EN, text)
+    assert list(found.values()) == [f"{s}{a}"]
+    assert [_EN.words(text)[p] for at in found for p in at] == [str(a)]
+
+
 @given(_WORD)
 def test_an_ing_form_is_an_inflection_of_a_players_phrase_only(word):
     an = _EN
