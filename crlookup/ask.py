@@ -52,6 +52,7 @@ from crlookup.i18n import N_, _, ngettext
 from crlookup.library import KEYWORD_SECTIONS, Library
 from crlookup.model import Rule, fold
 from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
+from crlookup.words import NOUN_CUES, VERB_CUES, bases
 
 LANGS = ("en", "ru")  # the languages questions are read in
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
@@ -99,14 +100,6 @@ ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") nam
 
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
-# the word before a word of two senses, an action's and a thing's ("counter", "exile"): a verb
-# follows a subject or a modal ("I" and "a" are no words here; "to" goes either way: "go to
-# exile"); a noun, an article, a preposition or a number
-VERB_CUES = frozenset({"you", "we", "they", "he", "she", "it", "can", "cannot", "could",
-                       "may", "might", "must", "will", "would", "should", "not", "don", "doesn",
-                       "didn", "cant", "won", "then", "also", "just"})
-NOUN_CUES = frozenset({"an", "the", "one", "each", "another", "any", "no", "its", "his", "her",
-                       "their", "my", "your", "in", "into", "from", "of", "with", "more", "many"})
 _NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
 _SENTENCE_START = {"", ".", "?", "!", ":", "\"", "“", "«", "(", "'", "‘", "—", "–", "-"}
 _CHAPTER_KIND = {
@@ -193,7 +186,7 @@ class Analyzer:
         words = [w for w in words if w not in self.stop]
         others = [w for w in others if w not in self.stop]
         return len(words) == len(others) and all(
-            _bases(a, ing) & _bases(b, ing) for a, b in zip(words, others)
+            bases(a, ing) & bases(b, ing) for a, b in zip(words, others)
         )
 
     def verb(self, word: str, before: str) -> bool | None:
@@ -210,29 +203,6 @@ class Analyzer:
     def stems(self, text: str) -> list[str]:
         """The stems of `text` that count, in order (stop words left out)."""
         return [self.stem(w) for w in self.words(text) if w not in self.stop]
-
-
-def _bases(word: str, ing: bool = False) -> set[str]:
-    """The English word without an inflection it may have: plural, past tense (and with `ing`,
-    the -ing form)."""
-    out = {word}
-    if ing and word.endswith("ing") and len(word) >= 5:
-        out |= {word[:-3], word[:-3] + "e"}  # "floating", "bouncing"
-        if word.endswith("ying"):
-            out.add(word[:-4] + "ie")  # "dying"
-        if word[-4] == word[-5]:
-            out.add(word[:-4])  # "tapping"
-    if word.endswith("ies"):
-        out.add(word[:-3] + "y")
-    if word.endswith("s") and not word.endswith("ss"):
-        out |= {word[:-1], word[:-2] if word.endswith("es") else word[:-1]}
-    if word.endswith("ied"):
-        out.add(word[:-3] + "y")
-    if word.endswith("ed"):
-        out |= {word[:-1], word[:-2]}  # "saddled", "goaded"
-        if len(word) > 4 and word[-3] == word[-4]:
-            out.add(word[:-3])  # "tapped", "plotted"
-    return out
 
 
 def _references(an: Analyzer, text: str) -> tuple[list[str], int]:
