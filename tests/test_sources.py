@@ -12,14 +12,16 @@ from crlookup import sources
 from crlookup.sources import SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-MANIFEST = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))["sources"]
-FILES = {item["file"]: item for item in MANIFEST}
+MANIFEST = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))
+FILES = {item["file"]: item for item in MANIFEST["sources"]}  # the editions' sources
+CARDS = MANIFEST["cards"]
 
 
 def test_manifest_lists_every_shipped_file():
     shipped = {p.name for p in DATA.iterdir() if p.name != "manifest.json"}
-    assert shipped == set(FILES)
-    assert {item["format"] for item in MANIFEST} == set(sources.FORMATS)
+    assert shipped == set(FILES) | {CARDS["file"], CARDS["notice"]}
+    assert {item["format"] for item in MANIFEST["sources"]} == set(sources.FORMATS)
+    assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -66,5 +68,12 @@ def test_broken_files_name_file_and_line(fmt, data, where):
 
 def test_data_files_are_byte_for_byte():
     """The shipped copies are the published bytes recorded in the manifest (sha256)."""
-    for name, item in FILES.items():
+    for name, item in [*FILES.items(), (CARDS["file"], CARDS)]:
         assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == item["sha256"], name
+
+
+def test_no_edition_format_reads_the_card_file():
+    data = (DATA / CARDS["file"]).read_bytes()
+    assert not [f for f in sources.FORMATS if sources.parser(f).sniff(data)]
+    with pytest.raises(SourceError):
+        sources.detect(Path(CARDS["file"]), data)
