@@ -1,4 +1,5 @@
-"""The rule tree: editions, their numbered entries, examples, glossary and cross-references.
+"""The rule tree: editions, their numbered entries, examples, glossary and cross-references;
+and the cards whose rules text the rules govern.
 
 Plain immutable records with no I/O. Parsers build them, the library saves and loads them,
 the CLI renders them. Numbers are kept as canonical strings ("702.19b"); `crlookup.numbers`
@@ -143,6 +144,76 @@ class Edition(NamedTuple):
     def id(self) -> str:
         """"<lang>-<effective date>", unless the user gave another id."""
         return self.given_id or edition_id(self.lang, self.date)
+
+
+class Face(NamedTuple):
+    """One face (or half, or part) of a card, as its Oracle text gives it.
+
+    `missing` marks a face the source names but whose text it lacks (the second half of
+    446 split, adventure, modal double-faced and other multi-part cards).
+    """
+
+    name: str
+    mana_cost: str = ""
+    type_line: str = ""
+    text: str = ""  # the Oracle text; lines separated by "\n"
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    missing: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "mana_cost": self.mana_cost,
+            "type_line": self.type_line,
+            "oracle_text": self.text,
+            "power": self.power,
+            "toughness": self.toughness,
+            "loyalty": self.loyalty,
+            "missing": self.missing,
+        }
+
+
+class Card(NamedTuple):
+    """A card with its current Oracle text: one face, or several for a multi-part card.
+
+    `name` is the card's full name ("Bonecrusher Giant // Stomp"); `faces` holds every part,
+    the first being the one a single-faced card is (so `faces[0]` is always there).
+    `keywords` are the source's for the whole card.
+    """
+
+    name: str
+    layout: str
+    faces: tuple[Face, ...]
+    keywords: tuple[str, ...] = ()
+    color_identity: tuple[str, ...] = ()
+    melds_into: str = ""
+    alchemy: bool = False  # a digital-only Alchemy rebalancing ("A-" names)
+    source: Source | None = None
+
+    @property
+    def faces_incomplete(self) -> bool:
+        return any(f.missing for f in self.faces)
+
+    def to_dict(self) -> dict:
+        front = self.faces[0]
+        return {
+            "name": self.name,
+            "layout": self.layout,
+            "mana_cost": front.mana_cost,
+            "type_line": front.type_line,
+            "oracle_text": front.text,
+            "power": front.power,
+            "toughness": front.toughness,
+            "loyalty": front.loyalty,
+            "keywords": list(self.keywords),
+            "color_identity": list(self.color_identity),
+            "faces": [f.to_dict() for f in self.faces] if len(self.faces) > 1 else [],
+            "faces_incomplete": self.faces_incomplete,
+            "melds_into": self.melds_into or None,
+            "is_alchemy": self.alchemy,
+        }
 
 
 def _refs_dict(refs: tuple[Reference, ...]) -> dict:
