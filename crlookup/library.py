@@ -2,7 +2,8 @@
 
 One SQLite file. `write` parses the sources into it (`crlookup.store` decides when and
 makes it atomic); `Library` answers lookups by number, subtrees, who-cites-what and exports
-without parsing anything again.
+without parsing anything again, and opens the cards built beside it (`Library.cards`,
+crlookup.cards), or says why there are none.
 """
 
 from __future__ import annotations
@@ -222,6 +223,14 @@ def write(db_path: Path, files, stamp: dict, progress=None, cache=None) -> list[
     return editions
 
 
+def write_meta(db_path, key: str, value) -> None:
+    """Record `value` (as JSON) under `key` in the library's meta table."""
+    db = sqlite3.connect(db_path)
+    with db:
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+    db.close()
+
+
 def write_alignments(db_path, rows: list[tuple]) -> None:
     db = sqlite3.connect(db_path)
     with db:
@@ -316,9 +325,39 @@ class Library:
     def __init__(self, path: str, db: sqlite3.Connection):
         self.path = path
         self.db = db
+        self._cards = None
 
     def close(self) -> None:
         self.db.close()
+        if self._cards is not None:
+            self._cards.close()
+
+    def meta(self, key: str):
+        """What the build recorded under `key` (JSON), or None."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    @property
+    def cards_error(self) -> str | None:
+        """Why the library has no cards (one line naming the card file), or None."""
+        status = self.meta("cards") or {}
+        if status.get("error"):
+            return status["error"]
+        if not status:
+            return _("this library was built without a card file")
+        return None
+
+    def cards(self):
+        """The library's cards (crlookup.cards.Cards); `CardsUnavailable` if it has none."""
+        if self._cards is None:
+            from crlookup.cards import CardsUnavailable, open_cards
+
+            error = self.cards_error
+            found = open_cards(self.path) if error is None else None
+            if found is None:
+                raise CardsUnavailable(error or _("the library's card database is missing"))
+            self._cards = found
+        return self._cards
 
     @property
     def index_path(self) -> str:

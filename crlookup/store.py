@@ -3,14 +3,20 @@
 Layout of the library home (`CRLOOKUP_HOME`, else the per-user cache directory):
 
     current              the name of the library in use (replaced atomically)
-    library-<stamp>/     one built library: library.sqlite (and the search index)
+    library-<stamp>/     one built library: library.sqlite (the rules), the search index,
+                         cards.sqlite (the cards), ask/ (the lexicons of questions)
+    parsed/              what was parsed from each source, by its content (reused by builds)
     sources/             editions the user ingested, with their manifest.json
     .lock                held while building, so that two processes never build at once
 
 A library records the crlookup version and the size, mtime and SHA-256 of every source it
-was built from. It is rebuilt when the version or a source changes. A build writes a new
-`library-<stamp>/` and only then points `current` at it: a failed or interrupted build
-leaves the previous library in use.
+was built from (the card file among them). It is rebuilt when the version or a source
+changes. A build writes a new `library-<stamp>/` and only then points `current` at it: a
+failed or interrupted build leaves the previous library in use.
+
+The cards are a part of the library the rules never wait for: a missing or unreadable card
+file is recorded in the library (its one-line message naming the file and the line) instead
+of failing the build, so that the rules stay usable; every card feature then reports it.
 """
 
 from __future__ import annotations
@@ -28,9 +34,10 @@ from crlookup.library import Library
 if TYPE_CHECKING:
     from pathlib import Path
 
-SCHEMA = 1
+SCHEMA = 2  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
 DB = "library.sqlite"
 INDEX = "index"  # the full-text index (crlookup.index), beside the database
+CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
 Progress = Callable[[int, int, str], None]
 
 
@@ -81,14 +88,22 @@ class SourceFile(NamedTuple):
         return os.path.basename(self.path)
 
     def stat(self) -> tuple[int, int]:
-        st = os.stat(self.path)
+        """Size and modification time; (-1, -1) for a file that is not there (its parser
+        says so when the library is built)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return -1, -1
         return st.st_size, st.st_mtime_ns
 
     def sha256(self) -> str:
         import hashlib
 
-        with open(self.path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+        try:
+            with open(self.path, "rb") as f:
+                return hashlib.sha256(f.read()).hexdigest()
+        except FileNotFoundError:
+            return ""
 
 
 def _manifest(directory: str, origin: str) -> list[SourceFile]:
@@ -99,7 +114,8 @@ def _manifest(directory: str, origin: str) -> list[SourceFile]:
     except FileNotFoundError:
         return []
     try:
-        return [
+        manifest = json.loads(text)
+        files = [
             SourceFile(
                 path=os.path.join(directory, item["file"]),
                 format=item["format"],
@@ -107,15 +123,19 @@ def _manifest(directory: str, origin: str) -> list[SourceFile]:
                 editions=tuple(item.get("editions", ())),
                 options=item.get("options", {}),
             )
-            for item in json.loads(text)["sources"]
+            for item in manifest["sources"]
         ]
+        if "cards" in manifest:
+            files.append(SourceFile(os.path.join(directory, manifest["cards"]["file"]), CARDS, origin))
+        return files
     except (ValueError, KeyError, TypeError) as e:
         raise LibraryError(f"{path}: not a valid source manifest ({e})") from None
 
 
 def source_files(root: str) -> list[SourceFile]:
-    """The shipped sources and those the user ingested into `root`."""
-    return _manifest(data_dir(), "shipped") + _manifest(os.path.join(root, "sources"), "user")
+    """The shipped sources and those the user ingested into `root` (the card file last)."""
+    files = _manifest(data_dir(), "shipped") + _manifest(os.path.join(root, "sources"), "user")
+    return [f for f in files if f.format != CARDS] + [f for f in files if f.format == CARDS]
 
 
 # --------------------------------------------------------------------------- the library
@@ -267,8 +287,11 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                 f"{hashlib.sha256(f.name.encode()).hexdigest()[:12]}-{__version__}-{SCHEMA}"
                 for s, f in zip(stamp["sources"], files)
             ]
+            rules = [(f, k) for f, k in zip(files, keys) if f.format != CARDS]
+            cards = [(f, s["sha256"]) for f, s in zip(files, stamp["sources"]) if f.format == CARDS]
             editions = library.write(
-                tmp / DB, files, stamp, _stage(progress, 0, 30), (str(root_path / "parsed"), keys)
+                tmp / DB, [f for f, _k in rules], stamp, _stage(progress, 0, 30),
+                (str(root_path / "parsed"), [k for _f, k in rules]),
             )
             # the alignments `history` follows are computed beside the index build
             from concurrent.futures import ProcessPoolExecutor
@@ -284,10 +307,16 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                 lexicons = pool.submit(
                     ask.build_lexicons, str(tmp), [e.id for e in newest.values() if e.lang in ask.LANGS]
                 )
+                carding = [
+                    pool.submit(build_cards, f.path, sha, str(tmp), str(root_path / "parsed"))
+                    for f, sha in cards
+                ]
                 index.build(str(tmp / INDEX), editions, _stage(progress, 30, 65))
                 rows = aligning.result()
                 lexicons.result()
+                card_status = [c.result() for c in carding]
             library.write_alignments(tmp / DB, rows)
+            library.write_meta(tmp / DB, "cards", card_status[0] if card_status else {})
             if progress:
                 progress(100, 100, "done")
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
@@ -302,7 +331,50 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
         for cached in (root_path / "parsed").glob("*.pickle"):
             if cached.stem not in keys:  # parses of sources no longer in the library
                 cached.unlink(missing_ok=True)
+        for cached in (root_path / "parsed").glob("cards-*.sqlite"):
+            if cached.name not in {_cards_cache_name(sha) for _f, sha in cards}:
+                cached.unlink(missing_ok=True)
         return str(final)
+
+
+def _cards_cache_name(sha: str) -> str:
+    return f"cards-{sha[:32]}-{__version__}-{SCHEMA}.sqlite"
+
+
+def build_cards(path: str, sha: str, library_path: str, cache: str) -> dict:
+    """Put the card database of the card file `path` into the library being built (built
+    once per content, in `cache`, then linked); returns what the library records of it:
+    {"file", "cards"}, or {"file", "error"} (a one-line message) if the file is missing or
+    unreadable: the rules are built all the same."""
+    import shutil
+    import uuid
+
+    from crlookup import cards
+    from crlookup.sources import SourceError
+    from crlookup.sources import cards as card_file
+
+    name = os.path.basename(path)
+    target = os.path.join(library_path, cards.CARDS_DB)
+    cached = os.path.join(cache, _cards_cache_name(sha))
+    try:
+        if not os.path.exists(cached):
+            found = card_file.read(path)
+            os.makedirs(cache, exist_ok=True)
+            tmp = f"{cached}.{uuid.uuid4().hex[:8]}.tmp"
+            try:
+                cards.build(tmp, found)
+                os.replace(tmp, cached)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        try:
+            os.link(cached, target)  # never written again: one copy serves every library
+        except OSError:
+            shutil.copyfile(cached, target)
+    except SourceError as e:
+        return {"file": name, "error": str(e)}
+    with contextlib.closing(cards.Cards(target)) as built:
+        return {"file": name, "cards": len(built)}
 
 
 def _stage(progress: Progress | None, start: int, span: int) -> Progress | None:

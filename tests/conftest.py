@@ -40,6 +40,40 @@ def private_home(built_home, tmp_path, monkeypatch) -> Path:
     return home
 
 
+SMALL_CARDS = ("Giant Spider", "Serra Angel", "Bonecrusher Giant // Stomp", "Kitchen Finks",
+               "Fire // Ice", "Teferi, Hero of Dominaria", "Teferi, Time Raveler")
+
+
+def card_lines(names=SMALL_CARDS) -> list[bytes]:
+    """The lines of the shipped card file for these cards, as they are there."""
+    import gzip
+    import json
+
+    wanted = set(names)
+    with gzip.open(DATA / "cards.jsonl.gz", "rb") as f:
+        return [line.rstrip(b"\n") for line in f if json.loads(line)["name"] in wanted]
+
+
+@pytest.fixture
+def small_data(tmp_path, monkeypatch) -> Path:
+    """A data folder with one small edition (section 702 of 2010) and a few real cards, made
+    the shipped data: a library of it builds in a second or two. Tests change its files."""
+    import gzip
+    import json
+
+    data = tmp_path / "data"
+    data.mkdir()
+    edition = "cr-2010-07-16-en-section702-webpage.txt"
+    shutil.copy(DATA / edition, data / edition)
+    (data / "cards.jsonl.gz").write_bytes(gzip.compress(b"\n".join(card_lines()) + b"\n"))
+    manifest = {"sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}],
+                "cards": {"file": "cards.jsonl.gz", "format": "cards"}}
+    (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    monkeypatch.setattr(store, "data_dir", lambda: str(data))
+    monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
+    return data
+
+
 @pytest.fixture(scope="session")
 def library(built_home):
     lib = store.open_library(str(built_home))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import conftest
 from crlookup import library, store
 from crlookup.sources import SourceError
 
@@ -132,4 +133,57 @@ def test_library_without_its_index_is_rebuilt(private_home):
     shutil.rmtree(Path(store.current(str(private_home))) / store.INDEX)
     lib = store.open_library(str(private_home))
     assert (Path(lib.path) / store.INDEX).is_dir()
+    lib.close()
+
+
+# --------------------------------------------------------------------------- the cards part
+
+
+def test_cards_are_built_with_the_library_and_reused(small_data, tmp_path):
+    home = str(tmp_path / "home")
+    lib = store.open_library(home)
+    assert lib.cards_error is None and len(lib.cards()) == 7
+    assert lib.cards().find("stomp").card.name == "Bonecrusher Giant // Stomp"
+    cached = next((tmp_path / "home" / "parsed").glob("cards-*.sqlite"))
+    made = cached.stat().st_mtime_ns
+    lib.close()
+    store.build(home, progress=None)  # rebuilt (nothing changed): the card database is reused
+    assert cached.stat().st_mtime_ns == made
+    assert len(list((tmp_path / "home" / "parsed").glob("cards-*.sqlite"))) == 1
+
+
+@pytest.mark.parametrize("damage, where", [
+    (lambda data: (data / "cards.jsonl.gz").unlink(), "cards.jsonl.gz: expected a readable card file"),
+    (lambda data: (data / "cards.jsonl.gz").write_bytes(
+        __import__("gzip").compress(b"\n".join(conftest.card_lines()[:2]) + b"\n{oops\n")),
+     "cards.jsonl.gz:3: expected a JSON object"),
+    (lambda data: (data / "cards.jsonl.gz").write_bytes(
+        (data / "cards.jsonl.gz").read_bytes()[:-40]), "cards.jsonl.gz:"),
+])
+def test_a_bad_card_file_leaves_the_rules_usable(small_data, tmp_path, damage, where):
+    from crlookup.cards import CardsUnavailable
+
+    home = str(tmp_path / "home")
+    store.open_library(home).close()
+    damage(small_data)
+    lib = store.open_library(home)  # rebuilt: the card file changed
+    assert lib.get("en-2010-07-16", "702.19") is not None  # the rules are there
+    assert lib.cards_error.startswith(where)
+    with pytest.raises(CardsUnavailable, match=where.replace(".", r"\.")):
+        lib.cards()
+    lib.close()
+    # recorded, not retried: the next run reuses this library
+    again = store.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
+    assert again.path == lib.path
+    again.close()
+
+
+def test_a_mended_card_file_brings_the_cards_back(small_data, tmp_path):
+    home = str(tmp_path / "home")
+    good = (small_data / "cards.jsonl.gz").read_bytes()
+    (small_data / "cards.jsonl.gz").write_bytes(b"not gzip at all")
+    assert store.open_library(home).cards_error.startswith("cards.jsonl.gz: expected a gzip")
+    (small_data / "cards.jsonl.gz").write_bytes(good)
+    lib = store.open_library(home)
+    assert lib.cards_error is None and len(lib.cards()) == 7
     lib.close()
