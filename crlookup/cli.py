@@ -79,6 +79,10 @@ class Group(Command, click.Group):
             raise Failure(msg, NOT_FOUND) from None
         except (SourceError, numbers.NumberError, store.LibraryError) as e:
             raise Failure(str(e), BAD_INPUT) from None
+        except LookupError as e:  # crlookup.cards.CardsUnavailable: the card file is unreadable
+            if type(e).__name__ != "CardsUnavailable":
+                raise
+            raise Failure(_("no cards in this library: {reason}").format(reason=e), BAD_INPUT) from None
         except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
             raise SystemExit(0) from None
         except OSError as e:
@@ -115,8 +119,10 @@ class _BuildProgress:
         self.plain = plain or not sys.stderr.isatty()
         self.bar = None
         self.task = None
+        self.built = False
 
     def __call__(self, done: int, total: int, label: str) -> None:
+        self.built = True
         if self.plain:
             if done == 0:
                 click.echo(_("crlookup: building the library (first use or sources changed)"), err=True)
@@ -138,12 +144,18 @@ class _BuildProgress:
 
 
 def open_library(as_json: bool = False):
+    """The library, built first if need be; a build that could not read the card file says
+    so (the rules are built all the same, and card features repeat it)."""
     progress = _BuildProgress(plain=as_json)
     try:
-        return store.open_library(progress=progress)
+        lib = store.open_library(progress=progress)
     finally:
         if progress.bar is not None:
             progress.bar.stop()
+    if progress.built and (lib.meta("cards") or {}).get("error"):
+        click.echo(_("crlookup: warning: no cards in this library: {reason}").format(
+            reason=lib.cards_error), err=True)
+    return lib
 
 
 def _entry(number: str, edition_id: str | None, as_json: bool, lang: str | None = None):
@@ -290,13 +302,15 @@ def _parallel(number, edition_id, parallel, alone, as_json, pager):
 @click.option("--section", metavar="NUMBER", help=N_("Only entries at or below this number, e.g. 702."))
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
 @click.option("--parallel", "other_lang", metavar="L", help=N_("Add each hit's counterpart in language L."))
+@click.option("--cards", "in_cards", is_flag=True, help=N_("Search the cards (names, types, Oracle text) instead of the rules."))
 @json_option
 @pager_option
-def search(words, edition_id, all_editions, lang, section, limit, other_lang, as_json, pager):
+def search(words, edition_id, all_editions, lang, section, limit, other_lang, in_cards, as_json, pager):
     """Search rules, examples and glossary entries; misspellings are corrected.
 
     Phrases in quotes, AND, OR, NOT and a rule number (a filter) work as usual. By default
-    each rule appears once, from the newest edition in the query's language.
+    each rule appears once, from the newest edition in the query's language. With --cards,
+    the cards' names, type lines and Oracle text are searched instead.
 
     Example: crlookup search deathtouch trample
     """
@@ -305,6 +319,14 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, as
     query = " ".join(words).strip()
     if not query:
         raise Failure(_("search: expected words to search for"), BAD_INPUT)
+    if in_cards:
+        given = [name for name, value in (("--edition", edition_id), ("--all-editions", all_editions),
+                                          ("--lang", lang), ("--section", section),
+                                          ("--parallel", other_lang)) if value]
+        if given:
+            raise Failure(_("--cards cannot be combined with {options}").format(
+                options=", ".join(given)), BAD_INPUT)
+        return _search_cards(query, limit, as_json, pager)
     prefix = str(numbers.parse(section)) if section else None
     lib = open_library(as_json)
     if edition_id:
@@ -368,6 +390,34 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, as
         raise Failure(_("no results for {query!r}").format(query=query), NOT_FOUND)
 
 
+def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
+    """`search --cards`: cards whose name, type line or Oracle text has the words."""
+    from crlookup import index
+
+    lib = open_library(as_json)
+    try:
+        found = lib.cards().search(query, limit=limit)
+    except index.QueryError as e:
+        raise Failure(str(e), BAD_INPUT) from None
+    if as_json:
+        emit_json({
+            "query": query, "searched": found.query,
+            "corrections": [list(c) for c in found.corrections], "relaxed": found.relaxed,
+            "hits": [h.to_dict() for h in found.hits],
+        })
+    else:
+        from crlookup import render
+
+        notes = []
+        if found.corrections:
+            notes.append(_("showing results for {query}").format(query=found.query))
+        if found.relaxed:
+            notes.append(_("no card has every word; showing cards with some of them"))
+        show(render.CardSearchView(found.hits, notes), pager)
+    if not found.hits:
+        raise Failure(_("no cards for {query!r}").format(query=query), NOT_FOUND)
+
+
 def _twins(lib, hits, lang: str, other: str) -> dict[int, dict]:
     """For `search --parallel`: each hit's counterpart in language `other`, by hit position."""
     from crlookup import bilingual
@@ -429,6 +479,55 @@ def ask(words, edition_id, lang, limit, as_json, pager):
         show(render.AnswersView(asked, lex), pager)
     if not asked.answers:
         raise Failure(_("no rule matches the question {question!r}").format(question=question), NOT_FOUND)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, required=True)
+@click.option("--edition", "edition_id", metavar="ID", help=N_("Link to this edition's rules (default: newest English)."))
+@click.option("--lang", metavar="L", help=N_("Link to the newest edition in language L, e.g. ru."))
+@json_option
+@pager_option
+def card(words, edition_id, lang, as_json, pager):
+    """Show a card's Oracle text and the rules behind it.
+
+    Keywords, ability words, types and the rules terms and symbols of its text each lead to
+    the rule that governs them. The name may be misspelt, partial ("teferi hero") or a face's
+    ("Stomp"); a name that fits several cards lists them.
+
+    Example: crlookup card "Giant Spider"
+    """
+    from crlookup import card_rules
+    from crlookup.cards import CardQueryError
+
+    name = " ".join(words)
+    lib = open_library(as_json)
+    try:
+        found = lib.cards().find(name)
+    except CardQueryError as e:
+        raise Failure(f"card: {e}", BAD_INPUT) from None
+    if found.how == "none":
+        raise NotFound(_("no card named {name!r}").format(name=found.query),
+                       [c.name for c in found.candidates])
+    if found.card is None:  # several fit as well: the user chooses
+        if as_json:
+            emit_json({**found.to_dict(), "edition": None, "card": None, "rules": []})
+            return
+        from crlookup import render
+
+        show(render.CardCandidatesView(found), pager)
+        return
+    edition = lib.edition(edition_id, lang=lang).id
+    links = card_rules.links(lib, edition, found.card)
+    if as_json:
+        emit_json({**found.to_dict(), "edition": edition, "card": found.card.to_dict(),
+                   "rules": [link.to_dict() for link in links]})
+        return
+    from crlookup import render
+
+    note = ""
+    if found.how in ("fuzzy", "partial"):
+        note = _("showing {name} for {query!r}").format(name=found.card.name, query=found.query)
+    show(render.CardView(found.card, links, edition, note=note), pager)
 
 
 @cli.command()

@@ -1,4 +1,5 @@
-"""Rich renderables for people: a rule with its subrules, the editions table, notices.
+"""Rich renderables for people: a rule with its subrules, a card with its rules, the editions
+table, notices.
 
 Only the CLI imports this module, and only for output that is not `--json`. Domain objects
 never import rich.
@@ -308,6 +309,138 @@ class AnswersView:
             yield from hanging(with_refs(a.text), 3, width)
             for reason in a.why:
                 yield from hanging(Text("· " + reason, STYLES["muted"]), 3, width)
+
+
+# How a card's rules are labelled, by the kind of link (crlookup.card_rules.Link.kind).
+LINK_KINDS = {
+    "layout": N_("layout"), "keyword": N_("keyword"), "ability word": N_("ability word"), "flavor word": N_("flavor word"),
+    "type": N_("type"), "term": N_("term"), "symbol": N_("symbol"),
+}
+_REMINDER = re.compile(r"\([^()]*\)")
+
+
+class CardView:
+    """A card: each face's name, cost, type line, text and P/T or loyalty; then the rules
+    behind it, one line each (its number and the rule's first sentence)."""
+
+    def __init__(self, card, links, edition: str, *, note: str = ""):
+        self.card, self.links, self.edition, self.note = card, links, edition, note
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        card = self.card
+        if self.note:
+            yield Text(self.note, "italic yellow")
+        if len(card.faces) > 1:
+            yield styled((card.name, STYLES["title"]), (f"  ({card.layout})", STYLES["muted"]))
+        for i, face in enumerate(card.faces):
+            if i or len(card.faces) > 1:
+                yield Text()
+            yield from self._face(face, width)
+        facts = []
+        if card.melds_into:
+            facts.append(_("Melds into {name}.").format(name=card.melds_into))
+        if card.alchemy:
+            facts.append(_("A digital-only Alchemy version of a card (MTG Arena)."))
+        for fact in facts:
+            yield Text(fact, STYLES["muted"])
+        yield Text()
+        yield styled((_("Rules behind it") + "  ", "bold"), (self.edition, STYLES["muted"]))
+        if not self.links:
+            yield Text("  " + _("nothing"), STYLES["muted"])
+        kinds = [_(LINK_KINDS.get(link.kind, link.kind)) for link in self.links]
+        columns = (max(map(len, kinds), default=0),
+                   min(max((len(link.name) for link in self.links), default=0), 22),
+                   max((len(link.number) for link in self.links), default=1))
+        for kind, link in zip(kinds, self.links):
+            yield from self._link(kind, link, width, columns)
+
+    def _face(self, face, width: int) -> list[Text]:
+        head = styled((face.name, STYLES["title"]), (f"  {face.mana_cost}" if face.mana_cost else "", ""))
+        lines = hanging(head, 0, width)
+        if face.missing:
+            return lines + hanging(Text(_("(its text is not in the card data)"), "italic yellow"), 2, width)
+        stats = ""
+        if face.power is not None or face.toughness is not None:
+            stats = f"  {face.power}/{face.toughness}"
+        elif face.loyalty is not None:
+            stats = "  " + _("loyalty {loyalty}").format(loyalty=face.loyalty)
+        if face.type_line or stats:
+            lines += hanging(styled((face.type_line, ""), (stats, "bold")), 0, width)
+        for paragraph in face.text.split("\n") if face.text else []:
+            body = Text(paragraph)
+            for m in _REMINDER.finditer(paragraph):
+                body.stylize("italic " + STYLES["muted"], m.start(), m.end())
+            lines += hanging(body, 2, width)
+        return lines
+
+    def _link(self, kind: str, link, width: int, columns: tuple[int, int, int]) -> list[Text]:
+        """"  keyword  Reach   702.17  Reach is a static ability. ...": a keyword's (or ability
+        or flavor word's) first sentence wrapped in its column, a type's or term's on one line."""
+        kinds, names, numbers = columns
+        head = styled((f"  {kind:<{kinds}}  ", STYLES["muted"]), (f"{link.name:<{names}}  ", ""),
+                      (f"{link.number or '—':<{numbers}}  ", STYLES["number"] if link.number else STYLES["muted"]))
+        if link.digital_only:
+            about = Text(_("digital-only (MTG Arena): no rule in the Comprehensive Rules"), "italic")
+        elif not link.number and not link.summary:
+            about = Text(_("no rule of this edition names it"), "italic")
+        else:
+            title = "" if link.title.casefold() == link.name.casefold() else link.title
+            about = styled((f"{title}: " if title else "", STYLES["title"]), (link.summary, ""))
+        indent = len(head.plain)
+        if link.kind not in ("layout", "keyword", "ability word", "flavor word"):
+            line = head + about
+            line.truncate(width, overflow="ellipsis")
+            return [line]
+        if indent + 20 > width:  # too narrow for a column: the sentence goes below
+            return [head, *hanging(about, 4, width)]
+        body = hanging(about, indent, width)
+        first = head.copy()
+        first.append_text(body[0][indent:])
+        return [first, *body[1:]]
+
+
+class CardCandidatesView:
+    """Cards a name may mean (best first), or the nearest names when it means none."""
+
+    def __init__(self, found, *, limit: int = 20):
+        self.found, self.limit = found, limit
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        shown = self.found.candidates[: self.limit]
+        yield Text(ngettext("{query!r} fits {count} card:", "{query!r} fits {count} cards:",
+                            len(self.found.candidates)).format(
+            query=self.found.query, count=len(self.found.candidates)), "italic yellow")
+        for c in shown:
+            line = styled(("  " + c.name, STYLES["title"]),
+                          (f"  {c.mana_cost}" if c.mana_cost else "", ""),
+                          (f"  {c.type_line}", STYLES["muted"]))
+            line.truncate(width, overflow="ellipsis")
+            yield line
+        if len(self.found.candidates) > len(shown):
+            yield Text(_("… and {count} more").format(count=len(self.found.candidates) - len(shown)),
+                       STYLES["muted"])
+
+
+class CardSearchView:
+    """Cards found by their words: name, cost and type line, then the text around the words."""
+
+    def __init__(self, hits, notes: list[str]):
+        self.hits, self.notes = hits, notes
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for note in self.notes:
+            yield Text(note, "italic yellow")
+        for i, h in enumerate(self.hits):
+            if i or self.notes:
+                yield Text()
+            head = styled((h.name, STYLES["title"]), (f"  {h.mana_cost}" if h.mana_cost else "", ""),
+                          (f"  {h.type_line}", STYLES["muted"]))
+            yield from hanging(head, 0, width)
+            if h.snippet.strip():
+                yield from hanging(marked(h.snippet.replace("\n", " ")), 2, width)
 
 
 def marked(snippet: str) -> Text:

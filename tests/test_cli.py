@@ -200,18 +200,23 @@ def test_ingest_bad_date_option(private_home, tmp_path):
     assert result.error == "--date: expected YYYY-MM-DD, found '2026-13-01'\n"
 
 
-def test_json_output_never_imports_rich():
+def imports_none_of(args: list[str], packages=("rich", "whoosh", "rapidfuzz", "babel")) -> None:
+    """`crlookup ARGS`, run in a fresh process, imports none of `packages`."""
     import subprocess
     import sys
 
     code = (
         "import sys; from crlookup.cli import cli\n"
-        "try: cli(['rule', '702.19b', '--json'])\n"
+        f"try: cli({args!r})\n"
         "except SystemExit: pass\n"
-        "bad = [m for m in sys.modules if m.split('.')[0] in ('rich', 'whoosh', 'rapidfuzz', 'babel')]\n"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {packages!r}]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_json_output_never_imports_rich():
+    imports_none_of(["rule", "702.19b", "--json"])
 
 
 def test_click_is_only_imported_by_the_cli():
@@ -601,3 +606,94 @@ def test_example_dropped_is_still_the_same_rule():
 def test_partial_edition_lost_sections_are_not_removals():
     data = json.loads(run("diff", "en-2022-11-18", "en-2024-07-30", "--section", "100", "--json").output)
     assert data == []
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def test_card_exact_output():
+    assert run("card", "giant spider").output == (
+        "Giant Spider  {3}{G}\n"
+        "Creature — Spider  2/4\n"
+        "  Reach (This creature can block creatures with flying.)\n"
+        "\n"
+        "Rules behind it  en-2026-08-07\n"
+        "  keyword  Reach     702.17  Reach is a static ability. A creature with flying\n"
+        "                             can’t be blocked except by creatures with flying\n"
+        "                             and/or reach.\n"
+        "  type     Creature  302     A card type. A creature is a permanent.\n"
+        "  type     Spider    205.3m  creature types\n"
+        "  term     block     509     To send a creature into combat defensively. A crea…\n"
+        "  term     flying    702.9   A keyword ability that restricts how a creature ma…\n"
+    )
+
+
+def test_card_faces_and_what_the_data_lacks():
+    out = run("card", "Stomp").output
+    assert out.startswith("Bonecrusher Giant // Stomp  (adventure)\n\nBonecrusher Giant  {2}{R}\n")
+    assert "Stomp\n  (its text is not in the card data)\n" in out
+    assert "  layout  adventure   715" in out
+    delver = run("card", "Insectile Aberration").output
+    assert "Insectile Aberration\nCreature — Human Insect  3/2\n  Flying\n" in delver
+    assert "Melds into Brisela, Voice of Nightmares." in run("card", "Bruna, the Fading Light").output
+
+
+def test_card_json():
+    data = json.loads(run("card", "Giant Spidr", "--json").output)
+    assert (data["query"], data["match"], data["edition"]) == ("Giant Spidr", "fuzzy", "en-2026-08-07")
+    assert data["card"]["name"] == "Giant Spider" and data["card"]["keywords"] == ["Reach"]
+    assert data["rules"][0] == {
+        "kind": "keyword", "name": "Reach", "number": "702.17", "title": "Reach",
+        "summary": "Reach is a static ability. A creature with flying can’t be blocked except by "
+                   "creatures with flying and/or reach.",
+        "glossary": None, "digital_only": False}
+    incomplete = json.loads(run("card", "Fire // Ice", "--json").output)["card"]
+    assert incomplete["faces_incomplete"] and incomplete["faces"][1]["missing"]
+
+
+def test_card_in_an_older_edition():
+    data = json.loads(run("card", "Giant Spider", "--edition", "en-2009-02-01", "--json").output)
+    assert data["edition"] == "en-2009-02-01" and data["rules"][0]["number"] == "502.70"
+    assert "Захват" in run("card", "Giant Spider", "--lang", "ru").output
+
+
+def test_card_that_fits_several_lists_them():
+    result = run("card", "Teferi")
+    assert result.output.startswith("'Teferi' fits 10 cards:\n  Teferi, Druid of Argoth  {2}{G}{G}{G}")
+    data = json.loads(run("card", "Teferi", "--json").output)
+    assert data["match"] == "ambiguous" and data["card"] is None and len(data["candidates"]) == 10
+
+
+def test_card_that_fits_nothing():
+    result = run("card", "Xyzzy Plugh", code=1)
+    assert result.error.startswith("no card named 'Xyzzy Plugh'; nearest: ")
+
+
+@pytest.mark.parametrize("name, message", [
+    ("", "card: expected a card name, found ''"),
+    ("//", "card: expected a card name, found '//'"),
+    ("x" * 10_000, "card: a card name of at most 200 characters, please"),
+    ("Giant\x00Spider", "card: a card name without control characters, please"),
+    ("Giant\x1bSpider", "card: a card name without control characters, please"),
+])
+def test_card_names_that_cannot_be_looked_up(name, message):
+    assert run("card", name, code=2).error == message + "\n"
+
+
+def test_card_json_imports_nothing_it_does_not_need():
+    imports_none_of(["card", "Giant Spider", "--json"])
+
+
+def test_search_cards():
+    out = run("search", "--cards", "flying", "reach", "--limit", "2").output
+    assert out.splitlines()[0] == "Arachnoid  {6}  Artifact Creature — Spider"
+    data = json.loads(run("search", "--cards", "flyng", "reach", "--json").output)
+    assert data["searched"] == "flying reach" and data["corrections"] == [["flyng", "flying"]]
+    assert len(data["hits"]) == 10 and set(data["hits"][0]) == {
+        "name", "type_line", "mana_cost", "snippet", "score"}
+    assert run("search", "--cards", "xqz", "qvw", code=1).error == "no cards for 'xqz qvw'\n"
+
+
+def test_search_cards_takes_no_rules_options():
+    assert run("search", "--cards", "flying", "--edition", "en-2019-01-25", code=2).error == (
+        "--cards cannot be combined with --edition\n")

@@ -187,3 +187,20 @@ def test_a_mended_card_file_brings_the_cards_back(small_data, tmp_path):
     lib = store.open_library(home)
     assert lib.cards_error is None and len(lib.cards()) == 7
     lib.close()
+
+
+def test_the_cli_says_what_is_wrong_with_the_card_file(small_data, tmp_path):
+    from click.testing import CliRunner
+
+    from crlookup.cli import cli
+
+    (small_data / "cards.jsonl.gz").write_bytes(b"not gzip at all")
+    run = CliRunner().invoke(cli, ["rule", "702.19"], env={"NO_COLOR": "1"})
+    assert run.exit_code == 0 and "702.19 Banding" in run.stdout  # as it was in 2010
+    assert run.stderr.splitlines()[-1] == (
+        "crlookup: warning: no cards in this library: cards.jsonl.gz: expected a gzip-compressed "
+        "JSON Lines file of cards, found 'not gzip at all'")
+    run = CliRunner().invoke(cli, ["card", "Giant Spider"], env={"NO_COLOR": "1"})
+    assert run.exit_code == 2 and "Traceback" not in run.stderr
+    assert run.stderr == ("no cards in this library: cards.jsonl.gz: expected a gzip-compressed "
+                          "JSON Lines file of cards, found 'not gzip at all'\n")
