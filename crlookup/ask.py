@@ -80,6 +80,11 @@ MEANING = 0.15  # a word of a recognised term's glossary definition
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 MAX_TERM_WORDS = 4
+# a card the question names (crlookup.cards): the rules behind it (crlookup.card_rules) join the
+# question's terms, each kind weighted against a term the question names itself (1.0): its
+# keywords, its card types, the rules terms and symbols of its text; and its text's words
+CARD_LINKS = {"layout": 1.0, "keyword": 1.0, "type": 0.2, "term": 0.5, "symbol": 0.5}
+CARD_WORDS = 0.3  # a word of a named card's Oracle text, against 1 for a word of the question
 GAP, MAX_GAP = "...", 4  # "cast ... this turn" in the thesaurus: up to 4 words between
 SIGNED = "+N"  # in the thesaurus: a signed number, as players name loyalty abilities ("I +1'd
 # Teferi", "his -3"); not one of power, toughness, life or a cost ("-3 toughness", "go to -1",
@@ -101,6 +106,7 @@ ALIAS_MENTIONS = 60  # "upkeep" names the upkeep step; "end" (of "End Step") nam
 _SEE = re.compile(r"(See|Смотрите|Zobacz)\b.*", re.DOTALL)  # "See rule 702.2." ends a definition
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 _NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
+_NAME_WORD = re.compile(r"[^\W\d_]+")
 _SENTENCE_START = {"", ".", "?", "!", ":", "\"", "“", "«", "(", "'", "‘", "—", "–", "-"}
 _CHAPTER_KIND = {
     "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
@@ -262,6 +268,7 @@ class Lexicon:
         self._analyzer: Analyzer | None = None
         self._phrasebook: dict | None = None
         self._citations: Cited | None = None
+        self._term_numbers: dict[str, int] | None = None
 
     @property
     def analyzer(self) -> Analyzer:
@@ -280,6 +287,16 @@ class Lexicon:
     @citations.setter
     def citations(self, cited: Cited) -> None:
         self._citations = cited
+
+    @property
+    def term_numbers(self) -> dict[str, int]:
+        """Each rule or section that defines a term, and that term (the first, of several)."""
+        if getattr(self, "_term_numbers", None) is None:
+            self._term_numbers = {}
+            for k, t in enumerate(self.terms):
+                if t.number:
+                    self._term_numbers.setdefault(t.number, k)
+        return self._term_numbers
 
     @property
     def phrasebook(self) -> dict:
@@ -522,13 +539,16 @@ def save_lexicon(lex: Lexicon, library_path: str) -> None:
 
 
 def build_lexicons(library_path: str, editions: list[str]) -> None:
-    """Build and save the lexicons of `editions` (while the library is being built)."""
+    """Build and save the lexicons of `editions` (while the library is being built), and the
+    vocabularies that cards are linked to their rules with (crlookup.card_rules)."""
+    from crlookup import card_rules
     from crlookup.store import _connect
 
     lib = Library(library_path, _connect(library_path))
     try:
         for edition in editions:
             save_lexicon(build_lexicon(lib, edition), lib.path)
+            card_rules.save_vocabulary(lib, edition)
     finally:
         lib.close()
 
@@ -575,6 +595,7 @@ class Word(NamedTuple):
     stem: str
     weight: float = 1.0  # the rules' words a player's phrase stands for count less
     said: str = ""  # for the rules' words read for a player's phrase: that phrase
+    card: str = ""  # for a word of the Oracle text of a card the question names: its name
 
 
 def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:
@@ -672,11 +693,14 @@ class Question(NamedTuple):
     numbers: tuple[str, ...]  # numbers written in the question ("20 life")
     inferred: frozenset[int] = frozenset()  # terms read from a player's phrase, not named
     rules: tuple[str, ...] = ()  # rule and subrule numbers the question names ("is 702.19b ...")
+    cards: tuple[tuple[str, str], ...] = ()  # (as written, the card's name) of the cards named
+    # the terms the named cards bring: (term, the card's name, its word for it, how much it counts)
+    card_terms: tuple[tuple[int, str, str, float], ...] = ()
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
         return [(w.typed, w.read) for w in self.words
-                if w.typed != w.read and not w.read.isdigit() and not w.said]
+                if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card]
 
 
 class QuestionError(ValueError):
@@ -688,8 +712,9 @@ def detect_lang(text: str) -> str:
     return "ru" if re.search(r"[\u0400-\u04ff]", text) else "en"
 
 
-def understand(lex: Lexicon, text: str) -> Question:
-    """Read `text` against the lexicon: words, corrections, numbers and recognised terms."""
+def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
+    """Read `text` against the lexicon: words, corrections, numbers and recognised terms; with
+    the library, the cards it names too (if the library has cards)."""
     an = lex.analyzer
     text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
     if not text:
@@ -703,6 +728,12 @@ def understand(lex: Lexicon, text: str) -> Question:
     words_text = (  # the text read for words
         WRITTEN.sub(lambda m: " " if "." in m.group(1) else m.group(), latin) if written else text
     )
+    named_cards = _named_cards(lex, lib, words_text) if lib is not None else []
+    for mention, _cards in named_cards:  # a card's name is no question words but the rules'
+        kept = _NAME_WORD.sub(  # ("Clone", "Fog": the card and what it does)
+            lambda m: m.group() if fold(m.group()) in lex.vocab else " " * len(m.group()),
+            mention.typed)
+        words_text = words_text[: mention.start] + kept + words_text[mention.end :]
     numbers_ = NUMBER_WORDS[an.lang]
     phrasebook = lex.phrasebook
     slang = {w for key in phrasebook for w in key}
@@ -776,11 +807,88 @@ def understand(lex: Lexicon, text: str) -> Question:
     all_words = words + [w for extra, _where in sequences[1:] for w in extra]
     found_numbers = tuple(w.read for w in words + digits if w.read.isdigit())
     all_words += digits
+    card_terms, card_words = _card_evidence(lex, lib, named_cards, {k for _p, k, _n in terms})
     return Question(
-        text, lex.lang, tuple(all_words), tuple((k, named) for _p, k, named in sorted(terms)),
+        text, lex.lang, tuple(all_words + card_words),
+        tuple((k, named) for _p, k, named in sorted(terms)),
         tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
         frozenset(inferred), rules,
+        tuple((m.typed, card.name) for m, found in named_cards for card in found[:1]),
+        tuple(card_terms),
     )
+
+
+def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
+    """The cards `text` names (crlookup.cards.Cards.named_in), each mention with the cards it
+    is read as: one, or for a short name that fits several ("Thalia") the one whose text
+    shares the most words with the question, else all of them (what they share counts)."""
+    from crlookup.cards import CardsUnavailable
+
+    try:
+        cards = lib.cards()
+    except CardsUnavailable:
+        return []
+    an = lex.analyzer
+    written_words = written("en")
+
+    def rules(word: str) -> bool:
+        return word in lex.vocab or word in an.stop or word.isdigit() or word in NUMBER_WORDS[an.lang]
+
+    def known(word: str) -> bool:
+        return rules(word) or any(b in lex.vocab or b in written_words for b in bases(word))
+
+    def term(name: str) -> bool:
+        words = name.split()
+        ks = lex.term_index.get(tuple(an.stem(w) for w in words if w not in an.stop), ())
+        return any(len(n.split()) == len(words) and an.inflected(words, an.words(n))
+                   for k in ks for n in lex.terms[k].names)
+
+    asked = set(an.stems(text))
+    out = []
+    for mention in cards.named_in(text, known=known, rules=rules, term=term):
+        found = [cards.get(i) for i in mention.cards]
+        if len(found) > 1:
+            overlap = [len(asked & set(an.stems(" ".join(f.text for f in c.faces)))) for c in found]
+            if overlap.count(max(overlap)) == 1:
+                found = [found[overlap.index(max(overlap))]]
+        out.append((mention, found))
+    return out
+
+
+def _card_evidence(lex: Lexicon, lib: Library | None, named_cards: list[tuple],
+                   named: set[int]) -> tuple[list, list[Word]]:
+    """What the named cards bring to the question: their rules as the lexicon's terms
+    (crlookup.card_rules; for cards one name may mean, the rules all of them have), weighted
+    by kind, unless the question names the term itself; and the words of their Oracle text."""
+    if not named_cards:
+        return [], []
+    from crlookup import card_rules
+
+    an = lex.analyzer
+    by_number = lex.term_numbers
+    terms: dict[int, tuple[int, str, str, float]] = {}
+    words: list[Word] = []
+    for mention, found in named_cards:
+        linked = [card_rules.links(lib, lex.edition, card) for card in found]
+        shared = set.intersection(*({link.number for link in links} for links in linked))
+        card = found[0].name if len(found) == 1 else mention.typed
+        for link in linked[0]:
+            weight = CARD_LINKS.get(link.kind, 0.0)
+            k = by_number.get(link.number)
+            if (not weight or k is None or k in named or link.number not in shared
+                    or link.kind == "type" and not link.glossary):  # "Spider": a list of types
+                continue
+            if k not in terms or terms[k][3] < weight:
+                terms[k] = (k, card, link.name, weight)
+        if len(found) == 1:
+            own = {fold(n) for f in found[0].faces for n in (f.name, found[0].name)}
+            text = " ".join(f.text for f in found[0].faces)
+            for name in own:
+                text = fold(text).replace(name, " ")
+            for w in dict.fromkeys(an.words(text)):
+                if w not in an.stop:
+                    words.append(Word(card, w, an.stem(w), CARD_WORDS, card=card))
+    return list(terms.values()), words
 
 
 def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
@@ -856,7 +964,7 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
     for i in best(lex, scores, limit):
         rule = lib.get(lex.edition, lex.numbers[i])
         out.append(Answer(lex.edition, rule.number, _title(lib, lex.edition, rule), rule.text,
-                          round(scores[i], 2), tuple(_explain(lex, question, reasons[i]))))
+                          round(scores[i], 2), tuple(_explain(lex, question, reasons[i], rule.number))))
     return out
 
 
@@ -893,8 +1001,14 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     """Every entry with some evidence for the question: its score and the evidence."""
     counts: dict[str, list[float]] = {}
     for w in question.words:
-        counts.setdefault(w.stem, []).append(w.weight)
+        if not w.card:
+            counts.setdefault(w.stem, []).append(w.weight)
     weights = {s: max(ws) + 0.25 * (len(ws) - 1) for s, ws in counts.items()}
+    from_cards = set()  # stems only the named cards' text has: no part of what the question asks
+    for w in question.words:
+        if w.card and w.stem not in counts:
+            weights[w.stem] = max(weights.get(w.stem, 0.0), w.weight)
+            from_cards.add(w.stem)
     meaning = {}  # what the glossary says the recognised terms mean: context, not question
     if MEANING:
         for k, _named in question.terms:
@@ -910,13 +1024,13 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         positions, tfs = docs
         df = len(positions)
         idf[stem] = math.log(1 + (lex.count - df + 0.5) / (df + 0.5))
-        total += idf[stem]
+        total += idf[stem] if stem not in from_cards else 0.0
         for i, tf in zip(positions, tfs):
             norm = K1 * (1 - B + B * lex.lengths[i] / lex.average)
             scores[i] = scores.get(i, 0.0) + qw * idf[stem] * tf * (K1 + 1) / (tf + norm)
             matched.setdefault(i, set()).add(stem)
     for i in scores:  # how much of the question an entry covers, how central it is
-        covered = sum(idf[s] for s in matched[i]) / total
+        covered = sum(idf[s] for s in matched[i] if s not in from_cards) / (total or 1.0)
         scores[i] *= 0.4 + 0.6 * covered
         scores[i] += CITED_PRIOR * math.log1p(lex.cited_by[i])
     judged = lex.citations.counts
@@ -950,7 +1064,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         for i in scores:
             if lex.numbers[i][:1] in "89":
                 scores[i] *= VARIANT
-    stems = [w.stem for w in question.words if not w.said]
+    stems = [w.stem for w in question.words if not w.said and not w.card]
     pairs = {(a, b) for a, b in itertools.pairwise(stems) if a != b and a in idf and b in idf}
     if pairs:
         for i in sorted(scores, key=scores.__getitem__, reverse=True)[:SHORTLIST]:
@@ -960,20 +1074,30 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                     scores[i] += PHRASE * (idf[a] + idf[b]) / 2
                     reasons[i].setdefault("phrases", []).append((a, b))
 
-    for k, _named in question.terms:
+    # the question's own terms, then its cards': those only for entries the question's own
+    # words and terms reach ("Serra Angel" brings Vigilance, but the question is about blocking)
+    carried = [(k, (card, name), factor) for k, card, name, factor in question.card_terms]
+    asked: set[int] | None = None
+    for k, card, factor in [(k, None, EXPANSION if k in question.inferred else 1.0)
+                            for k, _named in question.terms] + carried:
+        if card and asked is None:
+            asked = {i for i in scores if matched.get(i, set()) - from_cards
+                     or any(reasons[i].get(r) for r in ("terms", "named", "cited"))}
         term = lex.terms[k]
         kind = GLOSSARY if term.kind == "glossary" else SECTION if term.kind.isdigit() else 1.0
-        weight = _weight(lex, term) * kind * (EXPANSION if k in question.inferred else 1.0)
+        weight = _weight(lex, term) * kind * factor
+        why, item = ("card", (*card, k)) if card else ("terms", k)
         for lo, hi in term.homes:
             for i in range(lo, hi):
-                if lex.lengths[i]:
-                    _add(scores, reasons, i, HOME * weight, "terms", k)
+                if lex.lengths[i] and (not card or i in asked):
+                    _add(scores, reasons, i, HOME * weight, why, item)
                     for c in lex.cites[i]:
-                        if lex.lengths[c] and not lo <= c < hi:
+                        if lex.lengths[c] and not lo <= c < hi and (not card or c in asked):
                             _add(scores, reasons, c, CITED * weight / 2, "cited", i)
         if len(term.stems) > 1:
             for i in lex.mention_sets[k]:
-                _add(scores, reasons, i, MENTION * weight, "named", k)
+                if not card or i in asked:
+                    _add(scores, reasons, i, MENTION * weight, "named", k)
     asked = lex.citations.words
     tables = {w.stem: asked[w.stem] for w in question.words if w.stem in asked}
     tables.update((s, asked[s]) for k, _named in question.terms
@@ -1020,13 +1144,16 @@ def _add(scores: dict, reasons: dict, i: int, value: float, why: str, item) -> N
     scores[i] = scores.get(i, 0.0) + value
 
 
-def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
+def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") -> list[str]:
     why = [_("{number} is named in the question").format(number=number)
            for number in reasons.get("written", ())]
     for k in reasons.get("terms", ()):
         t = lex.terms[k]
         where = f" ({ref_label(t.number)})" if t.number else ""
         why.append(_("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where))
+    for card, name, _k in reasons.get("card", ()):  # "Giant Spider (card): reach → 702.17b"
+        why.append(_("{card} (card): {name} → {number}").format(card=card, name=fold(name),
+                                                                 number=number))
     for k in reasons.get("named", ()):
         if k not in reasons.get("terms", ()):
             why.append(_("names “{name}”").format(name=lex.terms[k].name))
@@ -1034,13 +1161,21 @@ def _explain(lex: Lexicon, question: Question, reasons: dict) -> list[str]:
         why.append(_("cited by {number}").format(number=lex.numbers[i]))
     words = [w for w in question.words if w.stem in reasons["words"]]
     shown: list[str] = []
-    for w in (w for w in words if not w.said):
+    for w in (w for w in words if not w.said and not w.card):
         label = w.typed if w.typed == w.read else f"{w.typed} → {w.read}"
         if label not in shown:
             shown.append(label)
     if shown:
         why.append(_("words matched: {words}").format(words=", ".join(shown)))
-    surface = {w.stem: w.read for w in question.words if not w.said}
+    own = {w.stem for w in words if not w.card}
+    from_cards: dict[str, list[str]] = {}
+    for w in words:
+        if w.card and w.stem not in own and w.read not in from_cards.setdefault(w.card, []):
+            from_cards[w.card].append(w.read)
+    for card, matched in from_cards.items():
+        why.append(_("{card} (card): words matched: {words}").format(
+            card=card, words=", ".join(matched)))
+    surface = {w.stem: w.read for w in question.words if not w.said and not w.card}
     for a, b in reasons.get("phrases", ()):
         why.append(_("“{words}” side by side, as in the question").format(
             words=f"{surface[a]} {surface[b]}"))
@@ -1085,7 +1220,7 @@ def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None
     target = lib.edition(edition) if edition else lib.edition(lang=lang or own)
     searched = target if target.lang == own else lib.edition(lang=own)
     lex = lexicon(lib, searched.id)
-    question = understand(lex, text)
+    question = understand(lex, text, lib)
     found = answer(lib, lex, question, limit)
     if searched.id != target.id:
         found = _carry(lib, found, target.id)

@@ -290,7 +290,8 @@ class AnswersView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         q = self.asked.question
-        read = []
+        read = [f"{typed} ({_('card')})" if typed.casefold() == name.casefold() else
+                f"{typed} ({_('card')}: {name})" for typed, name in q.cards]
         for k, named in q.terms:
             t = self.lexicon.terms[k]
             # "aura (glossary term 303)", "face up (glossary term, section 4)"

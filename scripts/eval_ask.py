@@ -17,13 +17,15 @@ Two sets:
   dev2 and the held-out set say of each question whether it needs a card's text ("card": the
   fact, printed on a card it names, that decides it and that it does not state: "Giant Spider:
   reach"; labelled by a reader who did not see ask's answers); for them the figures are also
-  given for the questions that need none and for those that do, since no source holds cards.
+  given for the questions that need none and for those that do, which reading the cards a
+  question names is for (`--no-cards`: ask without reading them, as before there were cards).
 
 Both systems answer from the newest edition of the question's language (English questions
 from the newest English edition, Russian ones from the Russian edition); MRR counts the first
 hit within the top 10.
 
-    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|all] [--limit N] [--misses] [--only ask]
+    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|all] [--limit N] [--misses]
+                               [--only ask|search] [--no-cards]
 """
 
 from __future__ import annotations
@@ -96,12 +98,13 @@ class Systems:
         self.editions = {lang: self.lib.edition(lang=lang).id for lang in ("en", "ru")}
         self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
         self.indexes = {lang: index.Index(self.lib.index_path, lang) for lang in ("en", "ru")}
+        self.cards = True  # read the cards a question names (--no-cards: as before cards)
 
     def by_ask(self, text: str, lang: str, cited=None) -> list[str]:
         lex = self.lexicons[lang]
         lex.citations = self.ask.citations() if cited is None else cited
         try:
-            q = self.ask.understand(lex, text)
+            q = self.ask.understand(lex, text, self.lib if self.cards else None)
         except self.ask.QuestionError:
             return []
         scores, _ = self.ask.rank(lex, q)
@@ -159,8 +162,10 @@ def main() -> None:
     ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
     ap.add_argument("--misses", action="store_true", help="print the questions ask misses at 1")
     ap.add_argument("--only", choices=("ask", "search"), help="evaluate one system only")
+    ap.add_argument("--no-cards", action="store_true", help="ask without reading named cards")
     args = ap.parse_args()
     systems = Systems()
+    systems.cards = not args.no_cards
     systems.chosen = (args.only,) if args.only else ("ask", "search")
     if args.set in ("own", "all"):
         items = own(OWN)

@@ -560,3 +560,111 @@ def test_ask_imports_only_what_it_needs():
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+# --------------------------------------------------------------------------- the cards a question names
+# (found by crlookup.cards.Cards.named_in, with the lexicon's words, rules words and terms)
+
+
+@pytest.mark.parametrize(("question", "rule", "within"), [
+    # none of these questions says what decides it: the cards it names do
+    ("Can my Giant Spider block his Serra Angel?", "702.17b", 3),  # reach
+    ("Opponent cast Krosan Grip on my creature. Can I sacrifice it in response?", "702.61", 1),
+    ("My Glistener Elf got through unblocked. Does the player lose life?", "702.90b", 3),  # infect
+    ("Can I cast the creature half of Bonecrusher Giant after its Stomp resolved?", "715.3", 5),
+])
+def test_questions_decided_by_the_cards_they_name(library, question, rule, within):
+    found = numbers(library, question)[:within]
+    assert any(n == rule or n.startswith(rule) for n in found), found
+
+
+def test_a_named_cards_rules_are_its_reasons(library):
+    answers = ask.ask(library, "Can my Giant Spider block his Serra Angel?").answers
+    reach = next(a for a in answers if a.number == "702.17b")
+    assert "Giant Spider (card): reach → 702.17b" in reach.why
+    flying = next(a for a in answers if a.number == "702.9b")
+    assert "Serra Angel (card): flying → 702.9b" in flying.why
+
+
+def test_a_card_is_read_only_where_the_question_reads_one(library):
+    lex = ask.lexicon(library, EN)
+    assert ask.understand(lex, "Can a creature with vigilance block?", library).cards == ()
+    assert ask.understand(lex, "I cast Vigilance on my creature.", library).cards == (
+        ("Vigilance", "Vigilance"),)
+
+
+def test_card_evidence_only_where_the_question_points(library):
+    """Serra Angel brings vigilance too, but the question is about blocking: no answer is
+    there for vigilance alone."""
+    answers = ask.ask(library, "Can my Giant Spider block his Serra Angel?", limit=10).answers
+    assert not [a for a in answers if a.number.startswith("702.20")]
+
+
+def test_cards_in_a_russian_question(library):
+    asked = ask.ask(library, "Может ли мой Giant Spider заблокировать Serra Angel?")
+    assert asked.searched == RU
+    assert asked.question.cards == (("Giant Spider", "Giant Spider"), ("Serra Angel", "Serra Angel"))
+    top = [a.number for a in asked.answers[:3]]
+    assert "702.9b" in top or "702.17b" in top, top
+
+
+def test_ask_output_reads_cards_as_cards():
+    out = run("ask", "Can my Giant Spider block his Serra Angel?", "--limit", "1")
+    assert out.startswith("Read as: Giant Spider (card); Serra Angel (card); block (glossary term 509)")
+    assert "· Serra Angel (card): flying → 702.9b" in out
+
+
+@pytest.fixture(scope="module")
+def read(library):
+    lex = ask.lexicon(library, library.edition().id)
+
+    def names(text: str) -> list[tuple[str, str]]:
+        q = ask.understand(lex, text, library)
+        return list(q.cards)
+
+    return names
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Can my Giant Spider block his Serra Angel?",
+     [("Giant Spider", "Giant Spider"), ("Serra Angel", "Serra Angel")]),
+    ("Is Deathrite Shaman's mana ability something my opponent can respond to?",
+     [("Deathrite Shaman's", "Deathrite Shaman")]),
+    ("I Giant Growthed my Glistener Elf and it hit him for 4.",
+     [("Giant Growthed", "Giant Growth"), ("Glistener Elf", "Glistener Elf")]),
+    ("He Fogs when I attack.", [("Fogs", "Fog")]),
+    ("Main phase I Shocked his 4/4.", [("Shocked", "Shock")]),
+    ("I Lightning Helix'd his Tarmogoyf.", [("Lightning Helix'd", "Lightning Helix"), ("Tarmogoyf", "Tarmogoyf")]),
+    ("can i cast dryad arbor as a creature spell?", [("dryad arbor", "Dryad Arbor")]),
+    ("Opponent cast Swords to Plowshares and I respond with Ephemarate on it.",
+     [("Swords to Plowshares", "Swords to Plowshares"), ("Ephemarate", "Ephemerate")]),
+    ("Blood Moon and Urborg, Tomb of Yawgmoth are both out. Is Urborg just a Mountain?",
+     [("Blood Moon", "Blood Moon"), ("Urborg, Tomb of Yawgmoth", "Urborg, Tomb of Yawgmoth"),
+      ("Urborg", "Urborg, Tomb of Yawgmoth")]),
+    ("Thalia is out and I have Goblin Electromancer. What does my Lightning Bolt cost me?",
+     [("Thalia", "Thalia, Guardian of Thraben"), ("Goblin Electromancer", "Goblin Electromancer"),
+      ("Lightning Bolt", "Lightning Bolt")]),
+    ("I cast Vigilance on my creature.", [("Vigilance", "Vigilance")]),
+    ("Can I Shock the elf in response?", [("Shock", "Shock")]),
+])
+def test_cards_named_in_questions(read, question, expected):
+    assert read(question) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "My creature has Vigilance, can it block after attacking?",  # a keyword, capitalised
+    "I have one card left in my library. Do I lose?",  # "my library" is no card Library
+    "It's my turn and I flash in a creature. What's on the stack?",  # Turn // Burn, Who // What
+    "Bob just scooped in a four-player game. Do I keep Bob's creature?",  # a player, not a card
+    "I put a Forest onto the battlefield. Does that use my land drop?",  # a land type
+    "Can I shock the creature with an ability?",  # an ordinary word, lowercase
+    "My persist creature came back with a -1/-1 counter.",  # a keyword, lowercase
+    "Who gets the 3/3 Beast token, me or them?",  # a creature type
+])
+def test_words_that_are_no_cards(read, question):
+    assert read(question) == []
+
+
+def test_a_question_reads_cards_only_with_a_library_that_has_them(library):
+    lex = ask.lexicon(library, library.edition().id)
+    assert ask.understand(lex, "Can my Giant Spider block his Serra Angel?").cards == ()
