@@ -64,7 +64,8 @@ def main() -> None:
         else:
             catalog = Catalog(locale=lang, project="crlookup", domain="crlookup")
         catalog.update(pot, no_fuzzy_matching=True)
-        missing = [m.id for m in catalog if m.id and (not m.string or m.fuzzy)]
+        missing = [m.id for m in catalog if m.id and (m.fuzzy or not (
+            all(m.string) if isinstance(m.string, tuple) else m.string))]  # plurals: every form
         if missing:
             problems.append(f"{lang}: {len(missing)} untranslated: {missing[:3]}")
         buf = io.BytesIO()
