@@ -28,6 +28,12 @@ COMMANDS = [
     ("define (rich)", ["define", "lethal damage"], 8.0),
     ("ask (rich)", ["ask", "Can I activate two loyalty abilities of the same planeswalker in one turn?"], 15.0),
     ("ask --json (Russian)", ["ask", "Может ли существо с защитником атаковать?", "--json"], 15.0),
+    ("ask naming cards (rich)", ["ask", "Can my Giant Spider block his Serra Angel?"], 15.0),
+    ("card (rich)", ["card", "Giant Spider"], 8.0),
+    ("card --json", ["card", "Giant Spider", "--json"], 8.0),
+    ("card, partial name (rich)", ["card", "teferi hero"], 8.0),
+    ("card, misspelt name (rich)", ["card", "giant spidr"], 8.0),
+    ("search --cards (rich)", ["search", "--cards", "flying", "reach"], 12.0),
 ]
 # (name, crlookup arguments, target in seconds): targets stated as time, not as a ratio
 TIMED = [
