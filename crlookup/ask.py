@@ -24,6 +24,13 @@ read as the rules' words for them (crlookup/thesaurus/<lang>.txt: "blink", "summ
 ("counter", "exile"), the word's form and the word before it choose ("countered", "you exile";
 "counters", "from exile").
 
+The cards a question names are read too, with the library's cards (crlookup.cards; "Can my
+Giant Spider block his Serra Angel?" turns on reach and flying): each card's layout and keywords
+join the question's terms as strongly as terms it names itself, its types and the rules terms of
+its text (crlookup.card_rules) less, its Oracle words as words worth CARD_WORDS; a card's
+evidence counts only for entries the question's own words and terms reach, and its reasons
+name the card ("Giant Spider (card): reach → 702.17b").
+
 Ranking combines evidence, each piece kept as a reason shown to the user: BM25 over the words
 (times how much of the question an entry covers), the entries defining a recognised term
 (weighted by how rarely the rules name it), entries naming a term with its words in order, the
@@ -291,7 +298,7 @@ class Lexicon:
     @property
     def term_numbers(self) -> dict[str, int]:
         """Each rule or section that defines a term, and that term (the first, of several)."""
-        if getattr(self, "_term_numbers", None) is None:
+        if self._term_numbers is None:
             self._term_numbers = {}
             for k, t in enumerate(self.terms):
                 if t.number:
