@@ -249,7 +249,8 @@ class Cards:
 
     @property
     def keys(self) -> list[str]:
-        """Every name key, sorted (for matching names in text)."""
+        """Every name key, sorted: what a misspelt name is matched against when no name with
+        its first letter is near enough (read once, on first use)."""
         if self._keys is None:
             blob = self.db.execute("SELECT value FROM meta WHERE key = 'keys'").fetchone()[0]
             self._keys = blob.split("\n")
