@@ -56,7 +56,7 @@ from typing import NamedTuple
 
 from crlookup import refs
 from crlookup.i18n import N_, _, ngettext
-from crlookup.library import KEYWORD_SECTIONS, Library
+from crlookup.library import KEYWORD_SECTIONS, CardsUnavailable, Library, keep, kept
 from crlookup.model import Rule, fold
 from crlookup.numbers import WRITTEN, read_lookalikes, ref_label, rule_of
 from crlookup.words import NOUN_CUES, VERB_CUES, bases
@@ -514,35 +514,17 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
 
 def lexicon(lib: Library, edition: str) -> Lexicon:
     """The edition's lexicon: saved with the library when it was built, else built now and kept."""
-    import pickle
-
-    path = os.path.join(lib.path, LEXICON_DIR, edition + ".pickle")
-    try:
-        with open(path, "rb") as f:
-            data = pickle.load(f)
-        if data.get("version") == LEXICON_VERSION:
-            return Lexicon(data)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, TypeError):
-        pass
+    data = kept(lib.path, LEXICON_DIR, edition)
+    if isinstance(data, dict) and data.get("version") == LEXICON_VERSION:
+        return Lexicon(data)
     lex = build_lexicon(lib, edition)
     save_lexicon(lex, lib.path)
     return lex
 
 
 def save_lexicon(lex: Lexicon, library_path: str) -> None:
-    """Keep the lexicon beside the library (written whole, then renamed into place)."""
-    import pickle
-    import tempfile
-
-    folder = os.path.join(library_path, LEXICON_DIR)
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(lex.data(), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, os.path.join(folder, lex.edition + ".pickle"))
-    except OSError:
-        pass  # a read-only library: the lexicon is rebuilt next time
+    """Keep the lexicon beside the library (crlookup.library.keep)."""
+    keep(library_path, LEXICON_DIR, lex.edition, lex.data())
 
 
 def build_lexicons(library_path: str, editions: list[str]) -> None:
@@ -829,8 +811,6 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
     """The cards `text` names (crlookup.cards.Cards.named_in), each mention with the cards it
     is read as: one, or for a short name that fits several ("Thalia") the one whose text
     shares the most words with the question, else all of them (what they share counts)."""
-    from crlookup.cards import CardsUnavailable
-
     try:
         cards = lib.cards()
     except CardsUnavailable:
@@ -889,9 +869,9 @@ def _card_evidence(lex: Lexicon, lib: Library | None, named_cards: list[tuple],
                 terms[k] = (k, card, link.name, weight)
         if len(found) == 1:
             own = {fold(n) for f in found[0].faces for n in (f.name, found[0].name)}
-            text = " ".join(f.text for f in found[0].faces)
+            text = fold(" ".join(f.text for f in found[0].faces))
             for name in own:
-                text = fold(text).replace(name, " ")
+                text = text.replace(name, " ")
             for w in dict.fromkeys(an.words(text)):
                 if w not in an.stop:
                     words.append(Word(card, w, an.stem(w), CARD_WORDS, card=card))

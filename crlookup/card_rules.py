@@ -37,24 +37,25 @@ from crlookup.words import NOUN_CUES, VERB_CUES, bases
 if TYPE_CHECKING:
     from crlookup.library import Library
 
-# Shapes of a card's text and the glossary term (by its English headword) each stands for.
-PATTERNS: tuple[tuple[str, str], ...] = (
-    (r"\{T\}", "Tap Symbol"),
-    (r"\{Q\}", "Untap Symbol"),
-    (r"\{E\}", "Energy Symbol"),
-    (r"\{S\}", "Snow Mana Symbol"),
-    (r"\{TK\}", "Ticket Symbol"),
-    (r"\{CHAOS\}", "Chaos Symbol"),
-    (r"\{P\}", "Pawprint Symbol"),
-    (r"\{H\}", "Phyrexian Symbol"),
-    (r"\{[WUBRGC]/[WUBRG]/P\}", "Hybrid Phyrexian Mana Symbols"),
-    (r"\{[WUBRGC]/P\}", "Phyrexian Mana Symbol"),
-    (r"\{2/[WUBRG]\}", "Monocolored Hybrid Mana Symbols"),
-    (r"\{[WUBRGC]/[WUBRG]\}", "Hybrid Mana Symbols"),
-    (r"\{[XYZ]\}", "X"),
-    (r"\{(?:\d+|[WUBRGC]|½|∞)\}", "Mana Symbol"),
-    (r"(?m)^\[[+−-]?[\dX]+\]:", "Loyalty Ability"),
-    (r"(?m)^(?:When|Whenever|At)\b[^.\n]*?, if\b", "Intervening “If” Clause"),
+# Shapes of a card's text, the glossary term (by its English headword) each stands for, and
+# what it is: a symbol (shown as written) or a shape of words (shown as the term)
+PATTERNS: tuple[tuple[str, str, str], ...] = (
+    (r"\{T\}", "Tap Symbol", "symbol"),
+    (r"\{Q\}", "Untap Symbol", "symbol"),
+    (r"\{E\}", "Energy Symbol", "symbol"),
+    (r"\{S\}", "Snow Mana Symbol", "symbol"),
+    (r"\{TK\}", "Ticket Symbol", "symbol"),
+    (r"\{CHAOS\}", "Chaos Symbol", "symbol"),
+    (r"\{P\}", "Pawprint Symbol", "symbol"),
+    (r"\{H\}", "Phyrexian Symbol", "symbol"),
+    (r"\{[WUBRGC]/[WUBRG]/P\}", "Hybrid Phyrexian Mana Symbols", "symbol"),
+    (r"\{[WUBRGC]/P\}", "Phyrexian Mana Symbol", "symbol"),
+    (r"\{2/[WUBRG]\}", "Monocolored Hybrid Mana Symbols", "symbol"),
+    (r"\{[WUBRGC]/[WUBRG]\}", "Hybrid Mana Symbols", "symbol"),
+    (r"\{[XYZ]\}", "X", "symbol"),
+    (r"\{(?:\d+|[WUBRGC]|½|∞)\}", "Mana Symbol", "symbol"),
+    (r"(?m)^\[[+−-]?[\dX]+\]:", "Loyalty Ability", "term"),
+    (r"(?m)^(?:When|Whenever|At)\b[^.\n]*?, if\b", "Intervening “If” Clause", "term"),
 )
 # The card data's layouts and the glossary term (English headword) of the rule for each; the
 # layouts of Sagas, Classes, planes, schemes and the like are their types, mutate and aftermath
@@ -158,40 +159,26 @@ def vocabulary(lib: Library, edition: str) -> Vocabulary:
     """The edition's vocabulary: kept in this process, and beside the library (built with it
     for the newest edition of each language, else on first use), since reading it from the
     edition's glossary and lists takes some 20 ms."""
-    import os
-    import pickle
+    from crlookup.library import kept
 
     key = (lib.path, edition)
     if key not in _VOCABULARIES:
-        path = os.path.join(lib.path, VOCABULARY_DIR, edition + ".pickle")
+        found = kept(lib.path, VOCABULARY_DIR, edition)
         try:
-            with open(path, "rb") as f:
-                version, data = pickle.load(f)
-            if version != VOCABULARY_VERSION:
-                raise ValueError(version)
-            _VOCABULARIES[key] = Vocabulary(*data)
-        except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):
+            if not (isinstance(found, tuple) and found[0] == VOCABULARY_VERSION):
+                raise TypeError(found)
+            _VOCABULARIES[key] = Vocabulary(*found[1])
+        except (TypeError, IndexError):
             _VOCABULARIES[key] = save_vocabulary(lib, edition)
     return _VOCABULARIES[key]
 
 
 def save_vocabulary(lib: Library, edition: str) -> Vocabulary:
-    """Read the edition's vocabulary and keep it beside the library (written whole, then
-    renamed into place; a read-only library is simply not written to)."""
-    import os
-    import pickle
-    import tempfile
+    """Read the edition's vocabulary and keep it beside the library (crlookup.library.keep)."""
+    from crlookup.library import keep
 
     vocab = _read_vocabulary(lib, edition)
-    folder = os.path.join(lib.path, VOCABULARY_DIR)
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump((VOCABULARY_VERSION, tuple(vocab)), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, os.path.join(folder, edition + ".pickle"))
-    except OSError:
-        pass
+    keep(lib.path, VOCABULARY_DIR, edition, (VOCABULARY_VERSION, tuple(vocab)))
     return vocab
 
 
@@ -369,14 +356,13 @@ def _type(vocab: Vocabulary, word: str):
 def _terms(vocab: Vocabulary, text: str, own_names: set[str]):
     """(kind, name, number, entry) of the rules terms and symbols of a card's text, in order."""
     hits: list[tuple[int, str, str, str, Term | None]] = []
-    for pattern, term in PATTERNS:
+    for pattern, term, kind in PATTERNS:
         entry = vocab.glossary.get(name_form(term))
         if entry is None:
             continue
         for m in re.finditer(pattern, text):
-            symbol = "term" if m.group().endswith(("if", ":")) else "symbol"
-            shown = m.group().strip() if symbol == "symbol" else term
-            hits.append((m.start(), symbol, shown, entry.targets[0] if entry.targets else "", entry))
+            shown = m.group().strip() if kind == "symbol" else term
+            hits.append((m.start(), kind, shown, entry.targets[0] if entry.targets else "", entry))
     masked = text
     for name in sorted(own_names, key=len, reverse=True):
         masked = masked.replace(name, " " * len(name))
@@ -464,23 +450,20 @@ def gist(lib: Library, edition: str, rule) -> str:
     entries = [rule] if rule.text and rule.text != rule.title else []
     if not entries or rule.kind in ("rule", "section"):
         entries += lib.subtree(edition, rule.number)[:3]
-    sentences = [s for r in entries if r.text and r.text != r.title
-                 for s in _SENTENCE_END.split(r.text.split("\n")[0])]
+    return _lead([s for r in entries if r.text and r.text != r.title
+                  for s in _SENTENCE_END.split(r.text.split("\n")[0])])
+
+
+def first_sentences(text: str) -> str:
+    """The first sentence of `text`, and the second if the first is a short one."""
+    return _lead(_SENTENCE_END.split(" ".join(text.split())))
+
+
+def _lead(sentences: list[str], short: int = 50) -> str:
+    """The first of the sentences, and the next too if the first is shorter than `short`."""
     if not sentences:
         return ""
-    out = sentences[0]
-    if len(out) < 50 and len(sentences) > 1:
-        out += " " + sentences[1]
-    return out
-
-
-def first_sentences(text: str, limit: int = 50) -> str:
-    """The first sentence of `text`, and the second if the first is shorter than `limit`."""
-    sentences = _SENTENCE_END.split(" ".join(text.split()))
-    out = sentences[0]
-    if len(out) < limit and len(sentences) > 1:
-        out += " " + sentences[1]
-    return out
+    return " ".join(sentences[:2]) if len(sentences[0]) < short else sentences[0]
 
 
 def unlinked(lib: Library, edition: str, card: Card) -> list[str]:

@@ -53,11 +53,6 @@ class CardQueryError(ValueError):
     """A card name that cannot be looked up (the message says why, in one line)."""
 
 
-class CardsUnavailable(LookupError):
-    """The library has no cards: the card file was missing or unreadable when it was built
-    (the message names it, and the line)."""
-
-
 def name_key(text: str) -> str:
     """A name as it is matched: case-folded, without accents, apostrophes or punctuation."""
     text = unicodedata.normalize("NFKD", text.casefold())
@@ -66,13 +61,9 @@ def name_key(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", _APOSTROPHES.sub("", text)).split())
 
 
-def _keys(card: Card) -> set[tuple[str, int]]:
-    """The (key, kind) pairs a card is found by."""
-    return _keys_of(card.name, [f.name for f in card.faces])
-
-
 def _keys_of(name: str, faces: list[str] | None = None) -> set[tuple[str, int]]:
-    """The (key, kind) pairs of a card's name and its faces' ("A // B": A and B)."""
+    """The (key, kind) pairs a card is found by: its name, its faces' (`faces`, else those
+    of "A // B": A and B), the part before a comma."""
     faces = faces if faces is not None else name.split(" // ")
     out = {(name_key(name), NAME)}
     for face in faces:
@@ -103,7 +94,7 @@ def build(path: str, cards: Iterable[Card]) -> int:
         for i, card in enumerate(cards, 1):
             count += 1
             rows.append((i, card.name, card.layout, int(card.alchemy), _dumps(card)))
-            for key, kind in _keys(card):
+            for key, kind in _keys_of(card.name, [f.name for f in card.faces]):
                 names.append((key, i, kind))
                 keys.add(key)
             types = " // ".join(f.type_line for f in card.faces if f.type_line)
@@ -236,8 +227,9 @@ class Cards:
     """The card database of a built library, open for reading."""
 
     def __init__(self, path: str):
-        uri = path.replace(os.sep, "/").replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-        self.db = sqlite3.connect(f"file:{uri}?mode=ro", uri=True)
+        from crlookup.library import connect
+
+        self.db = connect(path)
         self._keys: list[str] | None = None
         self._vocabulary: dict[str, int] | None = None
 
@@ -348,8 +340,9 @@ class Cards:
                 start, end = words[i][0], words[i + n - 1][1]
                 typed = text[start:end]
                 if len(paper) > 1:  # "Rampant Growth" rather than "Rampant, Growth"
-                    exact = [c for c in paper if name_key(self.get(c).name) == form
-                             and self.get(c).name.casefold() == typed.casefold()]
+                    cards = self._cards(paper)
+                    exact = [c for c in paper if name_key(cards[c].name) == form
+                             and cards[c].name.casefold() == typed.casefold()]
                     paper = exact or paper
                 return n, Mention(start, end, typed, tuple(paper), ("exact", "face", "partial")[best])
         return None

@@ -12,7 +12,7 @@ import click
 
 from crlookup import __version__, numbers, store
 from crlookup.i18n import N_, _, ngettext
-from crlookup.library import NotFound
+from crlookup.library import CardsUnavailable, NotFound
 from crlookup.sources import SourceError
 
 NOT_FOUND, BAD_INPUT = 1, 2
@@ -79,9 +79,7 @@ class Group(Command, click.Group):
             raise Failure(msg, NOT_FOUND) from None
         except (SourceError, numbers.NumberError, store.LibraryError) as e:
             raise Failure(str(e), BAD_INPUT) from None
-        except LookupError as e:  # crlookup.cards.CardsUnavailable: the card file is unreadable
-            if type(e).__name__ != "CardsUnavailable":
-                raise
+        except CardsUnavailable as e:  # the card file was missing or unreadable
             raise Failure(_("no cards in this library: {reason}").format(reason=e), BAD_INPUT) from None
         except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
             raise SystemExit(0) from None
@@ -152,9 +150,10 @@ def open_library(as_json: bool = False):
     finally:
         if progress.bar is not None:
             progress.bar.stop()
-    if progress.built and (lib.meta("cards") or {}).get("error"):
+    error = (lib.meta("cards") or {}).get("error") if progress.built else None
+    if error:
         click.echo(_("crlookup: warning: no cards in this library: {reason}").format(
-            reason=lib.cards_error), err=True)
+            reason=error), err=True)
     return lib
 
 

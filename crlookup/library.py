@@ -9,6 +9,7 @@ crlookup.cards), or says why there are none.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from datetime import date
 from typing import TYPE_CHECKING, Iterator, NamedTuple
@@ -96,6 +97,51 @@ class NotFound(LookupError):
         self.suggestions = suggestions or []
 
 
+class CardsUnavailable(LookupError):
+    """The library has no cards: the card file was missing or unreadable when it was built
+    (the message names it, and the line)."""
+
+
+def connect(db_path: str, readonly: bool = True) -> sqlite3.Connection:
+    """A connection to one of a library's databases: read-only (by URI, so that reading can
+    neither change nor create it), or for writing."""
+    if not readonly:
+        return sqlite3.connect(db_path)
+    uri = db_path.replace(os.sep, "/").replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return sqlite3.connect(f"file:{uri}?mode=ro", uri=True)
+
+
+def kept(library_path: str, folder: str, name: str):
+    """What `keep` kept beside a library as <folder>/<name>.pickle, or None if there is none
+    or it cannot be read."""
+    import pickle
+
+    try:
+        with open(os.path.join(library_path, folder, name + ".pickle"), "rb") as f:
+            return pickle.load(f)
+    except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, TypeError,
+            ImportError):
+        return None
+
+
+def keep(library_path: str, folder: str, name: str, data) -> None:
+    """Keep `data` beside a library as <folder>/<name>.pickle (written whole, then renamed
+    into place); a library that cannot be written to is left as it is, and what would have
+    been kept is made again next time."""
+    import pickle
+    import tempfile
+
+    where = os.path.join(library_path, folder)
+    try:
+        os.makedirs(where, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, os.path.join(where, name + ".pickle"))
+    except OSError:
+        pass
+
+
 # --------------------------------------------------------------------------- writing
 
 
@@ -145,7 +191,6 @@ def parse(files, progress=None, cache: tuple[str, list[str]] | None = None) -> l
     per file (its content digest and the crlookup version): a file parsed before is loaded
     from there instead, which keeps a rebuild after `ingest` to the new file's parse.
     """
-    import os
     import pickle
 
     results: list[list[Edition] | None] = [None] * len(files)
@@ -350,7 +395,7 @@ class Library:
     def cards(self):
         """The library's cards (crlookup.cards.Cards); `CardsUnavailable` if it has none."""
         if self._cards is None:
-            from crlookup.cards import CardsUnavailable, open_cards
+            from crlookup.cards import open_cards
 
             error = self.cards_error
             found = open_cards(self.path) if error is None else None
@@ -362,8 +407,6 @@ class Library:
     @property
     def index_path(self) -> str:
         """The full-text index built beside the database (see crlookup.index)."""
-        import os
-
         return os.path.join(self.path, "index")
 
     # editions -----------------------------------------------------------------

@@ -314,8 +314,8 @@ class AnswersView:
 
 # How a card's rules are labelled, by the kind of link (crlookup.card_rules.Link.kind).
 LINK_KINDS = {
-    "layout": N_("layout"), "keyword": N_("keyword"), "ability word": N_("ability word"), "flavor word": N_("flavor word"),
-    "type": N_("type"), "term": N_("term"), "symbol": N_("symbol"),
+    "layout": N_("layout"), "keyword": N_("keyword"), "ability word": N_("ability word"),
+    "flavor word": N_("flavor word"), "type": N_("type"), "term": N_("term"), "symbol": N_("symbol"),
 }
 _REMINDER = re.compile(r"\([^()]*\)")
 
@@ -402,7 +402,7 @@ class CardView:
 
 
 class CardCandidatesView:
-    """Cards a name may mean (best first), or the nearest names when it means none."""
+    """The cards a name fits as well as each other, best first (`crlookup card Teferi`)."""
 
     def __init__(self, found, *, limit: int = 20):
         self.found, self.limit = found, limit

@@ -28,7 +28,7 @@ import sqlite3
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
-from crlookup import __version__
+from crlookup import __version__, library
 from crlookup.library import Library
 
 if TYPE_CHECKING:
@@ -154,12 +154,7 @@ def current(root: str) -> str | None:
 
 
 def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
-    db_path = os.path.join(path, DB)
-    if readonly:
-        uri = db_path.replace(os.sep, "/").replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-        db = sqlite3.connect(f"file:{uri}?mode=ro", uri=True)
-    else:
-        db = sqlite3.connect(db_path)
+    db = library.connect(os.path.join(path, DB), readonly)
     db.row_factory = sqlite3.Row
     return db
 
@@ -250,7 +245,7 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
     import uuid
     from pathlib import Path
 
-    from crlookup import index, library
+    from crlookup import index
 
     files = source_files(root) if files is None else files
     root_path = Path(root)
@@ -331,8 +326,9 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
         for cached in (root_path / "parsed").glob("*.pickle"):
             if cached.stem not in keys:  # parses of sources no longer in the library
                 cached.unlink(missing_ok=True)
+        in_use = {_cards_cache_name(sha) for _f, sha in cards}
         for cached in (root_path / "parsed").glob("cards-*.sqlite"):
-            if cached.name not in {_cards_cache_name(sha) for _f, sha in cards}:
+            if cached.name not in in_use:  # card databases of card files no longer shipped
                 cached.unlink(missing_ok=True)
         return str(final)
 

@@ -161,7 +161,7 @@ def test_cards_are_built_with_the_library_and_reused(small_data, tmp_path):
         (data / "cards.jsonl.gz").read_bytes()[:-40]), "cards.jsonl.gz:"),
 ])
 def test_a_bad_card_file_leaves_the_rules_usable(small_data, tmp_path, damage, where):
-    from crlookup.cards import CardsUnavailable
+    from crlookup.library import CardsUnavailable
 
     home = str(tmp_path / "home")
     store.open_library(home).close()
