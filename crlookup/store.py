@@ -293,14 +293,15 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
 
             from crlookup import align
 
-            from crlookup import ask
+            from crlookup.ask import build as ask_build
 
             # what `ask` reads questions against: the newest edition of each language
             newest = {e.lang: e for e in sorted(editions, key=lambda e: (not e.partial, e.date))}
             with ProcessPoolExecutor(max_workers=2) as pool:
                 aligning = pool.submit(align.build_chain, str(tmp / DB))
                 lexicons = pool.submit(
-                    ask.build_lexicons, str(tmp), [e.id for e in newest.values() if e.lang in ask.LANGS]
+                    ask_build.build_lexicons, str(tmp),
+                    [e.id for e in newest.values() if e.lang in ask_build.LANGS],
                 )
                 carding = [
                     pool.submit(build_cards, f.path, sha, str(tmp), str(root_path / "parsed"))

@@ -35,7 +35,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from crlookup import ask
+from crlookup.ask.analyzer import Analyzer
+from crlookup.ask.cited import Cited
 from crlookup.numbers import NumberError, parse, rule_of, sort_key
 
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
@@ -47,7 +48,8 @@ HEADER = """\
 # {what}
 # From the boardgames.stackexchange.com questions about Magic whose answers cite rules
 # ({questions} questions, CC BY-SA; numbers, words and counts only). Answers cite the
-# numbering of their time (2010 on). Made by scripts/count_citations.py; read by crlookup/ask.py.
+# numbering of their time (2010 on). Made by scripts/count_citations.py; read by
+# crlookup/ask/cited.py.
 """
 
 
@@ -69,10 +71,10 @@ def questions(path: Path) -> list[Question]:
     return [Question(item) for item in items if item.get("cited_rules")]
 
 
-def cited(qs: list[Question], fold: int | None = None, lang: str = "en") -> ask.Cited:
+def cited(qs: list[Question], fold: int | None = None, lang: str = "en") -> Cited:
     """What the answers cite; with `fold` (0 or 1), of the questions whose position's parity is
     not `fold` only, i.e. the other half."""
-    an = ask.Analyzer(lang)
+    an = Analyzer(lang)
     counts: Counter = Counter()  # questions citing a rule (as cited)
     rules_of: Counter = Counter()  # questions citing a rule or a subrule of it
     stems_of: Counter = Counter()  # questions with a word
@@ -94,7 +96,7 @@ def cited(qs: list[Question], fold: int | None = None, lang: str = "en") -> ask.
             lift = c * n / (stems_of[s] * rules_of[r])
             if lift >= MIN_LIFT:
                 words[s][r] = round(math.log(lift), 3)
-    return ask.Cited(dict(counts), dict(words))
+    return Cited(dict(counts), dict(words))
 
 
 def main() -> None:
@@ -117,7 +119,7 @@ def main() -> None:
         for stem in sorted(found.words):
             rules = sorted(found.words[stem].items(), key=lambda p: sort_key(p[0]))
             f.write(stem + " " + " ".join(f"{r}:{v}" for r, v in rules) + "\n")
-    an = ask.Analyzer("en")
+    an = Analyzer("en")
     writers: Counter = Counter()
     for q in qs:
         writers.update({w for w in an.words(q.text) if len(w) >= MIN_LETTERS and w.isalpha()})

@@ -1,4 +1,4 @@
-"""`crlookup ask`: reading questions, ranking the deciding rules, and saying why (crlookup/ask.py).
+"""`crlookup ask`: reading questions, ranking the deciding rules, and saying why (crlookup/ask/).
 
 The regression questions here are not from the evaluation sets (tests/data/ask_*.jsonl, read by
 scripts/eval_ask.py); each has one rule that plainly decides it.
@@ -16,6 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crlookup import ask
+from crlookup.ask.analyzer import Analyzer, _references
+from crlookup.ask.build import build_lexicon
+from crlookup.ask.cited import Cited, written
+from crlookup.ask.explain import ASKED_SHOWN
+from crlookup.ask.lexicon import GAP, LEXICON_DIR, SIGNED, _thesaurus_stamp, thesaurus
+from crlookup.ask.question import MAX_WORDS, _loyalty
 from crlookup.cli import cli
 from crlookup.numbers import rule_of
 
@@ -98,7 +104,7 @@ def test_terms_with_the_same_stems_are_told_apart_by_their_words(library, questi
         assert len([n for n, _number in found if n in ("Counter", "Counters", "Exile")]) == 1, found
 
 
-_EN = ask.Analyzer("en")
+_EN = Analyzer("en")
 _WORD = st.from_regex(r"[a-z]{3,9}", fullmatch=True).filter(lambda w: not {w, w + "s"} & _EN.stop)
 
 
@@ -123,8 +129,8 @@ def test_a_cited_rule_number_is_no_word_of_the_text(words, citing):
     out of its words, and counted; the text's own words and numbers ("20 life", "rule 20") stay,
     in order."""
     an = _EN
-    assert ask._references(an, "See rule 702. Rules 100 and 20") == (["see", "rule", "rules", "and", "20"], 2)
-    assert ask._references(an, "See section 5, “Turn Structure.” Rule 5") == (
+    assert _references(an, "See rule 702. Rules 100 and 20") == (["see", "rule", "rules", "and", "20"], 2)
+    assert _references(an, "See section 5, “Turn Structure.” Rule 5") == (
         ["see", "section", "turn", "structure", "rule", "5"], 1)
     cited, forms, count = [], [], 0
     for form, *cites in citing:
@@ -132,7 +138,7 @@ def test_a_cited_rule_number_is_no_word_of_the_text(words, citing):
         cited.append(form.format(*(f"{a}.{b}{letters}" for a, b, letters in used)))
         forms.append(form.format(*[""] * len(used)))
         count += sum(2 + (len(letters) > 1) for _a, _b, letters in used)  # "aa" is a word
-    kept, counted = ask._references(an, " ".join(words + cited))
+    kept, counted = _references(an, " ".join(words + cited))
     assert kept == an.words(" ".join(words + forms))
     assert counted == count
 
@@ -166,12 +172,12 @@ def test_words_players_write_are_not_taken_for_typos(library):
     """"sure", "seems", "dead" are no typos of the rules' "surge", "sees", "dread" (and "surge"
     is a keyword: it was recognised in every question a player was not sure about)."""
     lex = ask.lexicon(library, EN)
-    written = ask.written("en")
-    assert {"sure", "seems", "dead", "wondering"} <= written and "deathtuch" not in written
+    words = written("en")
+    assert {"sure", "seems", "dead", "wondering"} <= words and "deathtuch" not in words
     q = ask.understand(lex, "I'm not sure, but it seems my deathtuch creature is dead?")
     assert q.corrections == [("deathtuch", "deathtouch")]
     assert "Surge" not in {lex.terms[k].name for k, _named in q.terms}
-    assert ask.written("ru") == frozenset()  # the questions counted are English
+    assert written("ru") == frozenset()  # the questions counted are English
 
 
 def test_a_cards_name_names_a_keyword_only_by_the_keywords_own_word(library):
@@ -196,7 +202,7 @@ def test_a_word_is_not_corrected_into_another_by_its_first_letter(library):
                 max_size=10))
 def test_names_are_capitalised_words_inside_sentences(words):
     text = " ".join(words)
-    names = ask.Analyzer("en").names(text)
+    names = Analyzer("en").names(text)
     assert names <= {"can", "vindicate", "my"}  # never an acronym or a quoted word's start
     if words and words[0].isalpha() and words.count(words[0]) == 1:
         assert words[0].casefold() not in names  # the first word starts a sentence
@@ -261,7 +267,7 @@ def test_a_phrase_with_a_gap_is_as_long_as_it_reaches_and_its_gap_stays_free(lib
 def test_signed_numbers_name_loyalty_abilities(library, question, said):
     lex = ask.lexicon(library, RU if ask.detect_lang(question) == "ru" else EN)
     q = ask.understand(lex, question)
-    meant = lex.phrasebook[(ask.SIGNED,)][0]
+    meant = lex.phrasebook[(SIGNED,)][0]
     assert [s for s, m in q.phrases if m == meant] == said
     assert not {s.strip("+-−'d") for s in said} & set(q.numbers)  # "+1'd" is no number 1
     if said:
@@ -275,9 +281,9 @@ def test_a_question_about_two_loyalty_abilities_finds_the_once_a_turn_rule(libra
 @given(st.integers(0, 20), st.integers(0, 20), st.sampled_from("+-−"), st.sampled_from("+-−"))
 def test_power_and_toughness_are_no_loyalty_abilities(a, b, s, t):
     for pt in (f"{s}{a}/{t}{b}", f"{s}{a} / {t}{b}"):
-        assert ask._loyalty(_EN, f"My {pt} creature and a {pt} counter on it") == {}
+        assert _loyalty(_EN, f"My {pt} creature and a {pt} counter on it") == {}
     text = f"Can I use its {s}{a}, then its {s}{a}.{b} ability?"  # a decimal is no ability
-    found = ask._loyalty(_EN, text)
+    found = _loyalty(_EN, text)
     assert list(found.values()) == [f"{s}{a}"]
     assert [_EN.words(text)[p] for at in found for p in at] == [str(a)]
 
@@ -345,7 +351,7 @@ def test_why_is_truthful(library, question):
                 rule = rule_of(a.number)
                 for word in re.findall(r"“(.+?)”", m.group(1)):
                     # a question word, or a Russian term's English name ("Indestructible")
-                    stems = {lex.analyzer.stem(word), *ask.Analyzer("en").stems(word)}
+                    stems = {lex.analyzer.stem(word), *Analyzer("en").stems(word)}
                     tables = [lex.citations.words.get(s, {}) for s in stems]
                     assert any(a.number in t or rule in t for t in tables), (a.number, word)
 
@@ -374,7 +380,7 @@ def test_rules_judges_cite_weigh_more(library):
     cited = ask.citations()
     question = ask.understand(lex, "can I sacrifice a creature that is blocking?")
     with_counts, reasons = ask.rank(lex, question)
-    lex.citations = ask.Cited({}, {})
+    lex.citations = Cited({}, {})
     try:
         without, _ = ask.rank(lex, question)
     finally:
@@ -409,7 +415,7 @@ def test_answers_to_questions_with_a_word_are_shown_as_a_reason(library):
     asked = ask.ask(library, "I cast a spell with X in its cost for free. What is X?", limit=3)
     x = next(a for a in asked.answers if a.number.startswith("107.3"))  # "X" in a cost
     reason = next(r for r in x.why if r.startswith("answers to players’ questions with"))
-    assert "“x”" in reason and reason.count("“") <= ask.ASKED_SHOWN
+    assert "“x”" in reason and reason.count("“") <= ASKED_SHOWN
 
 
 def test_answers_carry_their_rule_or_section_title(library):
@@ -431,19 +437,19 @@ def test_newest_edition_unless_told(private_home):
     assert {a.edition for a in old.answers} == {"en-2013-11-01"}
     assert old.answers[0].number == "702.3b"
     # an older edition's lexicon is built on first use and kept with the library
-    folder = os.path.join(library.path, ask.LEXICON_DIR)
+    folder = os.path.join(library.path, LEXICON_DIR)
     assert "en-2013-11-01.pickle" in os.listdir(folder)
 
 
 def test_lexicons_are_built_with_the_library(built_home):
     from crlookup import store
 
-    folder = os.path.join(store.current(str(built_home)), ask.LEXICON_DIR)
+    folder = os.path.join(store.current(str(built_home)), LEXICON_DIR)
     assert sorted(os.listdir(folder)) == [f"{EN}.pickle", f"{RU}.pickle"]
 
 
 def test_a_saved_lexicon_reads_back_as_built(library):
-    built = ask.build_lexicon(library, EN)
+    built = build_lexicon(library, EN)
     saved = ask.lexicon(library, EN)
     assert saved.numbers == built.numbers
     assert saved.terms == built.terms
@@ -459,7 +465,7 @@ def test_a_saved_lexicon_reads_back_as_built(library):
 def test_the_thesaurus_is_kept_with_the_lexicon_until_it_changes(library):
     lex = ask.lexicon(library, EN)
     stamp, kept = lex.phrases
-    assert stamp == ask._thesaurus_stamp("en") and kept == ask.thesaurus(lex.analyzer)
+    assert stamp == _thesaurus_stamp("en") and kept == thesaurus(lex.analyzer)
     assert lex.phrasebook is kept
     changed = ask.Lexicon({**lex.data(), "phrases": ("a thesaurus since edited", {})})
     assert changed.phrasebook == kept  # read again from the file
@@ -468,11 +474,11 @@ def test_the_thesaurus_is_kept_with_the_lexicon_until_it_changes(library):
 def test_thesaurus_reads_into_words_the_rules_use(library):
     for edition in (EN, RU):
         lex = ask.lexicon(library, edition)
-        phrases = ask.thesaurus(lex.analyzer)
+        phrases = thesaurus(lex.analyzer)
         assert len(phrases) > 80
         for key, (meant, _words, stems, forms) in phrases.items():
             assert key and stems, meant
-            assert forms and all(len(f) >= len([s for s in key if s != ask.GAP]) for f in forms)
+            assert forms and all(len(f) >= len([s for s in key if s != GAP]) for f in forms)
             missing = [s for s in stems if s not in lex.postings]
             assert not missing, (key, meant, missing)
 
@@ -522,7 +528,7 @@ def test_question_of_only_stop_words_finds_nothing():
 
 
 def test_overlong_question_is_bad_input():
-    out = run("ask", "trample " * (ask.MAX_WORDS + 1), code=2)
+    out = run("ask", "trample " * (MAX_WORDS + 1), code=2)
     assert len(out.strip().splitlines()) == 1
 
 

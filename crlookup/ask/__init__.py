@@ -1,0 +1,86 @@
+"""Rules questions: read a question for the game's own terms, find the rules that decide it, say why.
+
+A question flows through the package's modules in this order:
+
+- analyzer.py: words as both the lexicon and the question read them (folded, stemmed, stop words);
+- lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
+  stemmed words, what cites what, the players' thesaurus), kept beside the library; build.py
+  builds it, with the library (crlookup.store) or on first use for an older edition;
+- cited.py: what answers to real players' questions cite, and the words players write;
+- question.py: the question read: its words, corrections and players' phrases, the terms and
+  rules it names, the cards it names;
+- retrieve.py: every entry's evidence for the question, scored, and the best entries;
+- explain.py: the answers, each under its title, with the reasons that chose it.
+
+`ask` runs them all: a question is read against an edition of its own language (the newest unless
+told otherwise), and its answers are carried to another language's rules when those are wanted.
+
+(`crlookup.ask.lexicon` is the function `lexicon`; import from its module by name:
+`from crlookup.ask.lexicon import LEXICON_DIR`.)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from crlookup.ask.cited import citations
+from crlookup.ask.explain import Answer, _title, answer
+from crlookup.ask.lexicon import Lexicon, lexicon
+from crlookup.ask.question import Question, QuestionError, detect_lang, understand
+from crlookup.ask.retrieve import best, rank
+from crlookup.i18n import _
+from crlookup.library import Library
+
+__all__ = ["Answer", "Asked", "Lexicon", "Question", "QuestionError", "answer", "ask", "best",
+           "citations", "detect_lang", "lexicon", "rank", "understand"]
+
+
+class Asked(NamedTuple):
+    question: Question
+    searched: str  # the edition the question was read against
+    answers: list[Answer]  # in the edition asked for (carried over from `searched` if need be)
+
+
+def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None = None,
+        limit: int = 5) -> Asked:
+    """Answer `text` from `edition`, else the newest edition of `lang`, else of its own language.
+
+    The question is read against an edition of its own language; when the rules are wanted in
+    another language, each answer is carried to its counterpart there (through same-date
+    translations and the stored alignments), and says so.
+    """
+    own = detect_lang(text)
+    target = lib.edition(edition) if edition else lib.edition(lang=lang or own)
+    searched = target if target.lang == own else lib.edition(lang=own)
+    lex = lexicon(lib, searched.id)
+    question = understand(lex, text, lib)
+    found = answer(lib, lex, question, limit)
+    if searched.id != target.id:
+        found = _carry(lib, found, target.id)
+    return Asked(question, searched.id, found)
+
+
+def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:
+    """The answers as the counterpart rules of `target` (kept as they are where none exists)."""
+    from crlookup.bilingual import counterpart_edition
+    from crlookup.history import Links
+
+    info = lib.edition(target)
+    links = Links(lib, info.lang)
+    out = []
+    for a in found:
+        source_lang = lib.edition(a.edition).lang
+        if source_lang == info.lang:
+            twin = (target, links.numbers(a.edition, a.number).get(target))
+        else:
+            twin = counterpart_edition(lib, a.edition, a.number, info.lang)
+            if twin and twin[0] != target:
+                twin = (target, links.numbers(twin[0], twin[1]).get(target))
+        rule = lib.get(target, twin[1]) if twin and twin[1] else None
+        if rule is None:
+            out.append(a._replace(why=a.why + (_("no counterpart in {edition}").format(edition=target),)))
+            continue
+        note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
+        out.append(Answer(target, rule.number, _title(lib, target, rule), rule.text, a.score,
+                          a.why + (note,)))
+    return out
