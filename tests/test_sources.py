@@ -19,9 +19,14 @@ CARDS = MANIFEST["cards"]
 
 def test_manifest_lists_every_shipped_file():
     shipped = {p.name for p in DATA.iterdir() if p.name != "manifest.json"}
-    assert shipped == set(FILES) | {CARDS["file"], CARDS["notice"]}
+    ask = MANIFEST["ask"]  # not sources: what `ask` ships with (crlookup/ask/)
+    assert shipped == set(FILES) | {CARDS["file"], CARDS["notice"], ask["vectors"], ask["ranker"]}
     assert {item["format"] for item in MANIFEST["sources"]} == set(sources.FORMATS)
     assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
+    from crlookup.ask.build import SHIPPED_VECTORS
+    from crlookup.ask.ranking import RANKER
+
+    assert (ask["vectors"], ask["ranker"]) == (SHIPPED_VECTORS, RANKER)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

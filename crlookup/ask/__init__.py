@@ -9,7 +9,10 @@ A question flows through the package's modules in this order:
 - cited.py: what answers to real players' questions cite, and the words players write;
 - question.py: the question read: its words, corrections and players' phrases, the terms and
   rules it names, the cards it names;
-- retrieve.py: every entry's evidence for the question, scored, and the best entries;
+- retrieve.py: the lexical retrieval: every entry's evidence for the question, scored;
+- semantic.py: the semantic retrieval: how close in meaning the question is to every entry
+  (a shipped embedding model; entry vectors made by build.py);
+- ranking.py: the candidates of both, ordered by weights learned from real questions;
 - explain.py: the answers, each under its title, with the reasons that chose it.
 
 `ask` runs them all: a question is read against an edition of its own language (the newest unless
@@ -27,11 +30,11 @@ from crlookup.ask.cited import citations
 from crlookup.ask.explain import Answer, _title, answer
 from crlookup.ask.lexicon import Lexicon, lexicon
 from crlookup.ask.question import Question, QuestionError, detect_lang, understand
-from crlookup.ask.retrieve import best, rank
+from crlookup.ask.retrieve import rank
 from crlookup.i18n import _
 from crlookup.library import Library
 
-__all__ = ["Answer", "Asked", "Lexicon", "Question", "QuestionError", "answer", "ask", "best",
+__all__ = ["Answer", "Asked", "Lexicon", "Question", "QuestionError", "answer", "ask",
            "citations", "detect_lang", "lexicon", "rank", "understand"]
 
 
@@ -42,19 +45,20 @@ class Asked(NamedTuple):
 
 
 def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None = None,
-        limit: int = 5) -> Asked:
+        limit: int = 5, progress=None) -> Asked:
     """Answer `text` from `edition`, else the newest edition of `lang`, else of its own language.
 
     The question is read against an edition of its own language; when the rules are wanted in
     another language, each answer is carried to its counterpart there (through same-date
-    translations and the stored alignments), and says so.
+    translations and the stored alignments), and says so. `progress(done, total)` is told
+    while the edition's entries are embedded, the first time an edition not shipped is asked.
     """
     own = detect_lang(text)
     target = lib.edition(edition) if edition else lib.edition(lang=lang or own)
     searched = target if target.lang == own else lib.edition(lang=own)
     lex = lexicon(lib, searched.id)
     question = understand(lex, text, lib)
-    found = answer(lib, lex, question, limit)
+    found = answer(lib, lex, question, limit, progress)
     if searched.id != target.id:
         found = _carry(lib, found, target.id)
     return Asked(question, searched.id, found)

@@ -1,8 +1,18 @@
-"""Building lexicons (lexicon.py): an edition's rules and glossary read into its lexicon, with
-the library (crlookup.store calls `build_lexicons`) or on first use for an older edition."""
+"""Building what `ask` reads an edition with, with the library (crlookup.store calls
+`build_lexicons`) or on first use for an older edition:
+
+- its lexicon (lexicon.py): its rules and glossary read into stemmed words and terms;
+- its entry vectors (semantic.py): each answerable entry, with its title and examples, as the
+  shipped embedding model reads it. Embedding is slow (about 18 entries a second on two cores),
+  so the vectors of every entry of the shipped editions ship with crlookup
+  (data/entry-vectors.npz, made by scripts/embed_entries.py, keyed by a hash of the passage
+  embedded); only the entries of a source of the user's own are embedded here.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from array import array
 
@@ -17,7 +27,7 @@ from crlookup.ask.lexicon import (
     thesaurus,
 )
 from crlookup.library import KEYWORD_SECTIONS, Library, keep
-from crlookup.model import fold
+from crlookup.model import Rule, fold
 from crlookup.numbers import rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
@@ -230,8 +240,9 @@ def save_lexicon(lex: Lexicon, library_path: str) -> None:
 
 
 def build_lexicons(library_path: str, editions: list[str]) -> None:
-    """Build and save the lexicons of `editions` (while the library is being built), and the
-    vocabularies that cards are linked to their rules with (crlookup.card_rules)."""
+    """Build and save the lexicons and entry vectors of `editions` (while the library is being
+    built), and the vocabularies that cards are linked to their rules with
+    (crlookup.card_rules)."""
     from crlookup import card_rules
     from crlookup.store import _connect
 
@@ -239,7 +250,100 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
     try:
         for edition in editions:
             save_lexicon(build_lexicon(lib, edition), lib.path)
+            save_vectors(lib, edition)
             card_rules.save_vocabulary(lib, edition)
     finally:
         lib.close()
 
+
+# --------------------------------------------------------------------------- entry vectors
+
+VECTOR_DIR = "vectors"  # beside the database: <library>/vectors/<edition>.pickle
+VECTOR_VERSION = 1
+SHIPPED_VECTORS = "entry-vectors.npz"  # in the shipped data: keys (S12), int8 rows, scales
+EMBED_BATCH = 32
+
+
+def passage(titles: dict[str, str], rule: Rule) -> str:
+    """What an entry is embedded as: its title (else its rule's, else its section's), its text
+    and its examples. scripts/embed_entries.py embeds the same text for the shipped vectors."""
+    title = (rule.title or titles.get(rule_of(rule.number))
+             or titles.get(rule.number.split(".")[0], ""))
+    body = " ".join((rule.text, *rule.examples)).strip()
+    return f"{title}. {body}" if title and title != rule.text else body
+
+
+def passage_key(text: str) -> bytes:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12].encode("ascii")
+
+
+def passages(lib: Library, edition: str) -> list[str]:
+    """Each entry's passage in document order ("" for an entry that is never an answer: a
+    chapter, a section, a bare heading)."""
+    entries = list(lib.entries(edition))
+    titles = {r.number: r.title for r in entries if r.title}
+    return [passage(titles, r) if r.kind in ("rule", "subrule") and r.text and r.text != r.title
+            else "" for r in entries]
+
+
+def shipped_vectors_path() -> str:
+    """data/entry-vectors.npz, inside the installed package or in a source checkout (not
+    store.data_dir(), which a library of the user's own sources may point elsewhere)."""
+    from crlookup import store
+
+    return os.path.join(store.package_data(), SHIPPED_VECTORS)
+
+
+def shipped_vectors() -> dict[bytes, object]:
+    """The shipped vectors by passage key, as float32 rows (none if the file is missing)."""
+    import numpy as np
+
+    try:
+        with np.load(shipped_vectors_path()) as z:
+            keys, rows, scales = z["keys"], z["rows"], z["scales"]
+    except (OSError, KeyError, ValueError):
+        return {}
+    vectors = rows.astype(np.float32) * scales[:, None]
+    return dict(zip(keys.tolist(), vectors))
+
+
+def embed(texts: list[str], progress=None):
+    """The passages' vectors (rows of unit length), `progress(done, total)` told as it goes."""
+    import numpy as np
+
+    from crlookup.ask.semantic import DIM, model
+
+    out = np.zeros((len(texts), DIM), dtype=np.float32)
+    if progress:
+        progress(0, len(texts))
+    for start in range(0, len(texts), EMBED_BATCH):
+        out[start:start + EMBED_BATCH] = model().passage(texts[start:start + EMBED_BATCH])
+        if progress:
+            progress(min(start + EMBED_BATCH, len(texts)), len(texts))
+    return out
+
+
+def save_vectors(lib: Library, edition: str, progress=None):
+    """Every entry's vector (zeros for an entry that is never an answer), from the shipped
+    vectors where they have its passage, else embedded now; kept beside the library as
+    float16 (crlookup.library.keep). Returns them as float32."""
+    import numpy as np
+
+    from crlookup.ask.semantic import DIM
+
+    texts = passages(lib, edition)
+    shipped = shipped_vectors()
+    vectors = np.zeros((len(texts), DIM), dtype=np.float32)
+    missing = []
+    for i, text in enumerate(texts):
+        if text:
+            found = shipped.get(passage_key(text))
+            if found is None:
+                missing.append(i)
+            else:
+                vectors[i] = found
+    if missing:
+        vectors[missing] = embed([texts[i] for i in missing], progress)
+    keep(lib.path, VECTOR_DIR, edition,
+         {"version": VECTOR_VERSION, "vectors": vectors.astype(np.float16)})
+    return vectors

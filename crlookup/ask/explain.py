@@ -7,7 +7,8 @@ from typing import NamedTuple
 
 from crlookup.ask.lexicon import Lexicon
 from crlookup.ask.question import Question
-from crlookup.ask.retrieve import best, rank
+from crlookup.ask.ranking import GROUPS, order
+from crlookup.ask.retrieve import rank
 from crlookup.i18n import _, ngettext
 from crlookup.library import Library
 from crlookup.model import Rule, fold
@@ -31,14 +32,26 @@ class Answer(NamedTuple):
                 "text": self.text, "score": self.score, "why": list(self.why)}
 
 
-def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> list[Answer]:
-    """The entries of the lexicon's edition that best decide `question`, best first."""
+def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5,
+           progress=None) -> list[Answer]:
+    """The entries of the lexicon's edition that best decide `question`, best first: the
+    lexical and the semantic candidates, ordered by the learned weights (ranking.py).
+    `progress(done, total)` is told while an edition's entries are embedded (once, for an
+    edition whose vectors are not kept yet)."""
+    from crlookup.ask import semantic
+
     scores, reasons = rank(lex, question)
+    similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, question),
+                                   progress)
     out = []
-    for i in best(lex, scores, limit):
-        rule = lib.get(lex.edition, lex.numbers[i])
+    for placed in order(lex, question, scores, reasons, similar, limit):
+        rule = lib.get(lex.edition, lex.numbers[placed.i])
+        why = _explain(lex, question, placed.reasons, rule.number)
+        if placed.groups:
+            why.append(_("lifted above the other candidates by: {groups}").format(
+                groups=", ".join(_(GROUPS[g]) for g in placed.groups)))
         out.append(Answer(lex.edition, rule.number, _title(lib, lex.edition, rule), rule.text,
-                          round(scores[i], 2), tuple(_explain(lex, question, reasons[i], rule.number))))
+                          placed.score, tuple(why)))
     return out
 
 
