@@ -33,6 +33,7 @@ from crlookup.ask.build import (
     passages,
     shipped_vectors,
 )
+from crlookup.ask.semantic import DIM
 
 OUT = ROOT / "data" / SHIPPED_VECTORS
 
@@ -67,7 +68,7 @@ def main() -> None:
             rate = done / (time.perf_counter() - start)
             print(f"  {done}/{total} ({rate:.1f} a second)", flush=True)
 
-    fresh = embed([need[k] for k in missing], progress) if missing else np.zeros((0, 384))
+    fresh = embed([need[k] for k in missing], progress) if missing else np.zeros((0, DIM))
     vectors = {k: have[k] for k in need if k in have}
     vectors.update(zip(missing, fresh))
     keys = sorted(vectors)

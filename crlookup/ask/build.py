@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -294,8 +295,10 @@ def shipped_vectors_path() -> str:
     return os.path.join(store.package_data(), SHIPPED_VECTORS)
 
 
+@functools.lru_cache(maxsize=1)
 def shipped_vectors() -> dict[bytes, object]:
-    """The shipped vectors by passage key, as float32 rows (none if the file is missing)."""
+    """The shipped vectors by passage key, as float32 rows (none if the file is missing); read
+    once per process (a build saves the vectors of several editions)."""
     import numpy as np
 
     try:

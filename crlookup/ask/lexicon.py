@@ -117,6 +117,10 @@ class Lexicon:
             self._phrasebook = kept
         return self._phrasebook
 
+    def rule_position(self, i: int) -> int:
+        """The position of entry `i`'s rule: its parent's for a subrule, else its own."""
+        return self.parents[i] if self.parents[i] >= 0 else i
+
     def data(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 

@@ -114,9 +114,7 @@ def features(lex: Lexicon, question: Question, scores: dict[int, float], reasons
     sim_place = {i: p for p, i in enumerate(sorted(chosen, key=lambda i: (-sims[i], i)))}
     stems = {w.stem for w in question.words if not w.card and not w.said}
     judged = lex.citations.counts
-    def rule(i: int) -> int:  # a subrule's rule, else the entry itself
-        return lex.parents[i] if lex.parents[i] >= 0 else i
-
+    rule = lex.rule_position
     family: dict[int, float] = {}  # the best similarity among each rule's candidates
     for i in chosen:
         family[rule(i)] = max(family.get(rule(i), -1.0), sims[i])

@@ -196,12 +196,11 @@ def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
     taken: dict[int, int] = {}
     while pool and len(chosen) < limit:
         def adjusted(i: int) -> float:
-            group = lex.parents[i] if lex.parents[i] >= 0 else i
-            return scores[i] * SAME_RULE ** taken.get(group, 0)
+            return scores[i] * SAME_RULE ** taken.get(lex.rule_position(i), 0)
 
         i = max(pool, key=lambda i: (adjusted(i), -i))
         pool.remove(i)
         chosen.append(i)
-        group = lex.parents[i] if lex.parents[i] >= 0 else i
+        group = lex.rule_position(i)
         taken[group] = taken.get(group, 0) + 1
     return chosen
