@@ -38,6 +38,7 @@ class SourceError(ValueError):
 
 #: format name -> module under crlookup.sources that reads it
 FORMATS = {
+    "archive": "crlookup.sources.archive",  # official-cr-archive.tar.xz: one official text per edition
     "text": "crlookup.sources.text",  # MagicCompRules*.txt as Wizards publishes it
     "flat": "crlookup.sources.flat",  # the official text with every line break removed
     "webpage": "crlookup.sources.webpage",  # one section saved from a Russian rules website

@@ -1,0 +1,87 @@
+"""An archive of official editions: official-cr-archive.tar.xz, one MagicCompRules file per edition.
+
+Layout: a tar file (xz-compressed, or plain), whose members are named
+`MagicCompRules-YYYY-MM-DD.txt`, each an official text file as Wizards published it (read by
+`crlookup.sources.text`, traps and all). Each member is one edition, `en-YYYY-MM-DD` after its
+name: the archive names editions by the date Wizards filed them under, which is sometimes a
+few days from the date the text states ("effective as of July 30, 2024" in 2024-08-02's
+file). The edition's date stays the stated one, so editions sort by when they took effect, and
+the difference is noted.
+
+Contract: every member whose name fits is one edition; a member of any other name (another
+file, a folder, a path such as "../x") is skipped and named in the first edition's notes; a
+member that is not a Comprehensive Rules text raises `SourceError` naming the archive and the
+member; a file that is not a tar archive at all raises `SourceError`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+from crlookup.model import Edition
+from crlookup.sources import SourceError, text
+
+MEMBER = re.compile(r"^MagicCompRules-(\d{4})-(\d{2})-(\d{2})\.txt$")
+_XZ = b"\xfd7zXZ\x00"
+MAX_MEMBER = 20_000_000  # bytes: a CR text file is under 1 MB; anything far larger is not one
+
+
+def sniff(data: bytes) -> bool:
+    return data.startswith(_XZ) or (len(data) > 262 and data[257:262] == b"ustar")
+
+
+def members(path: Path, data: bytes | None = None) -> tuple[list[tuple[str, bytes]], list[str]]:
+    """The archive's edition files as (name, bytes) in name order, and the names skipped."""
+    import io
+    import lzma
+    import tarfile
+
+    path = Path(path)
+    try:
+        source = io.BytesIO(data) if data is not None else open(path, "rb")  # noqa: SIM115
+    except OSError as e:
+        raise SourceError(path, None, "a readable file", e.strerror) from None
+    found: list[tuple[str, bytes]] = []
+    skipped: list[str] = []
+    try:
+        with source, tarfile.open(fileobj=source, mode="r:*") as tar:
+            for member in tar:
+                name = member.name
+                if not (member.isfile() and MEMBER.match(name) and member.size <= MAX_MEMBER):
+                    skipped.append(name)
+                    continue
+                found.append((name, tar.extractfile(member).read()))
+    except (tarfile.TarError, lzma.LZMAError, EOFError, OSError) as e:
+        raise SourceError(path, None, "a tar archive of MagicCompRules-YYYY-MM-DD.txt files", str(e)) from None
+    if not found:
+        raise SourceError(path, None, "members named MagicCompRules-YYYY-MM-DD.txt", ", ".join(skipped[:3]) or "none")
+    return sorted(found), skipped
+
+
+def read_member(archive: str, name: str, data: bytes) -> Edition:
+    """The edition of one member: the official text, named after the member."""
+    from datetime import date
+
+    y, m, d = MEMBER.match(name).groups()
+    filed = date(int(y), int(m), int(d))
+    try:
+        [edition] = text.read(PurePosixPath(name), data)
+    except SourceError as e:
+        raise SourceError(f"{archive}:{name}", e.line, e.expected, e.found) from None
+    notes = list(edition.notes)
+    if edition.date != filed:
+        notes.append(
+            f"filed as {filed.isoformat()}; the text states it takes effect {edition.date.isoformat()}"
+        )
+    return edition._replace(given_id=f"en-{filed.isoformat()}", notes=tuple(notes))
+
+
+def read(path: Path, data: bytes) -> list[Edition]:
+    found, skipped = members(path, data)
+    editions = [read_member(Path(path).name, name, raw) for name, raw in found]
+    if skipped:
+        first = editions[0]
+        note = f"{len(skipped)} archive members skipped (not MagicCompRules-YYYY-MM-DD.txt): " + ", ".join(skipped[:5])
+        editions[0] = first._replace(notes=(*first.notes, note))
+    return editions
