@@ -18,6 +18,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 # cp1252 typographic punctuation: its presence marks a file as cp1252 as a whole.
 _CP1252_MARKS = re.compile(rb"[\x91-\x94\x97]")
 _MULTIBYTE_UTF8 = re.compile(rb"[\xc2-\xf4][\x80-\xbf]+")
+# Mac Roman's typographic marks: – — “ ” ‘ ’ … • ™
+_MAC_ROMAN_MARKS = {bytes([b]) for b in (0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xC9, 0xA5, 0xAA)}
 
 
 def split_lines(text: str) -> list[str]:
@@ -87,12 +89,18 @@ def _utf16_without_bom(data: bytes) -> str | None:
 
 
 def _decode_8bit(data: bytes, file) -> str:
-    """cp1252, or ASCII with stray cp437 letters inside words.
+    """Mac Roman, cp1252, or ASCII with stray cp437 letters inside words.
 
+    A file whose only bytes beyond ASCII are Mac Roman's dashes, curly quotes, ellipsis,
+    bullet and trade mark (2004-02-01: "409.1f\xd0h" is 409.1f–h, "Odyssey\xaa" Odyssey™) is
+    Mac Roman: in cp1252 those bytes are letters ("Ð", "ª") no rules text uses that way.
     A file using cp1252's curly quotes or em dash is cp1252 throughout. Otherwise a byte
     between two letters whose cp1252 reading is not a letter (0x83 "ƒ", 0xA0 no-break
     space, 0xA3 "£", 0x96 "–") is a cp437 letter: "Dand\\x83n" is Dandân, "Ma'r\\x96f" Ma'rûf.
     """
+    high = set(re.findall(rb"[\x80-\xff]", data))
+    if high and high <= _MAC_ROMAN_MARKS:
+        return data.decode("mac_roman")
     whole_cp1252 = bool(_CP1252_MARKS.search(data))
     out: list[str] = []
     last = 0

@@ -1,21 +1,39 @@
-"""The official text format: MagicCompRules*.txt as Wizards publishes it (July 2009 on).
+"""The official text format: MagicCompRules*.txt as Wizards publishes it (2003 on).
 
-Layout: a title, "These rules are effective as of <date>.", an introduction, a contents list
-that repeats every chapter and section title, the body ("1. Game Concepts", "100. General",
-"100.1. ...", "100.1a ...", "Example: ..."), "Glossary" (a term line, its definition lines,
-a blank line), "Credits".
+Layout: a title, "These rules are effective (or current) as of <date>.", an introduction, a
+contents list that repeats every chapter and section title, the body ("1. Game Concepts",
+"100. General", "100.1. ...", "100.1a ...", "Example: ..."), "Glossary" (a term line, its
+definition lines, a blank line), "Credits". Before July 2009 the numbering is the old one
+(chapters 1-6, sections 100-6xx, e.g. 502.35b) in the same layout.
 
-Contract: every numbered line of the body becomes one entry with its number as printed
-(rules end with a period, subrules don't; the typos "119.1d.", "606.5" and "901.4.All" are
-read for what they are and noted); indented lines continue the entry above; "Example:" lines
-are its examples; `_italic_` markers are dropped. Anything else raises `SourceError`.
+Contract: every numbered line of the body becomes one entry with its number and text as
+printed (rules end with a period, subrules don't; the typos "119.1d.", "606.5" and
+"901.4.All" are read for what they are and noted); indented lines continue the entry above;
+"Example:" lines are its examples; `_italic_` markers are dropped.
+
+- Wizards' numbering slips are entries of their edition as printed (`RuleTree(as_printed=True)`):
+  a number printed twice (2024-09-17's 702.175a) is two entries in document order, a subrule
+  without its rule (2021-09-24's 724.3a) or out of order (2006-10-01's 432.2b) is an entry
+  where it stands; each is noted with its line, none is merged into its neighbour.
+- Hard-wrapped files (2003-10-01, 2003-12-01, 2004-02-01: most body lines continue the line
+  above) are read by paragraph: the lines of an entry, an example or an indented paragraph are
+  joined as the word processor broke them (at a space it kept, or after a hyphen or dash), so
+  a wrapped line that begins with a number ("419.8 "Sources of Damage."") is text.
+- Glossary: a paragraph of one line is no term of its own but part of the definition above
+  (the list of expansion symbols in 2003-03-15's "Expansion Symbol"); a glossary cut short
+  (2013-02-01 ends in a term without its definition) keeps the terms it has. Both are noted.
+
+Only a file that is no Comprehensive Rules text at all (no stated date, no numbered rules, a
+byte that fits no encoding) raises `SourceError`; a local defect is noted with its line.
 """
 
 from __future__ import annotations
 
 import re
 from datetime import date
+from itertools import pairwise
 from pathlib import Path
+from typing import NamedTuple
 
 from crlookup.model import Edition, Source
 from crlookup.sources import SourceError, dates, glossary
@@ -23,18 +41,21 @@ from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.tree import RuleTree
 
 _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
-_SECTION = re.compile(r"^(\d{3})\.\s+(\S.*)$")
+_SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")
 # "100.1. Text", "100.1a Text", and the typos "119.1d. Text", "606.5 Text", "901.4.All",
-# "702. 37a Text" (2009-07-11).
-RULE_LINE = re.compile(r"^(\d{3}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"(]))(.*)$")
+# "702. 37a Text" (2009-07-11); a number alone on its line is an entry without text.
+RULE_LINE = re.compile(r"^([1-9]\d{2}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"(])|$)(.*)$")
 # "_Magic_" is italic; "Wolf in ________ Clothing" (a card name with a blank) is not.
 _ITALIC = re.compile(r"(?<![\w/_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w/_])")
+# "306.b If an effect ..." (2008-10-01): a line that starts like a number but is none
+_MISNUMBERED = re.compile(r"^\d{3}\.[a-z\d]")
 EXAMPLE = "Example:"
+_HYPHENS = "-‐‑–—"  # a hard-wrapped line that ends in one of these was broken inside a word
 
 
 def clean(text: str) -> str:
     """Drop the `_italic_` markers of the older official files."""
-    return _ITALIC.sub(r"\1", text)
+    return _ITALIC.sub(r"\1", text) if "_" in text else text
 
 
 def sniff(data: bytes) -> bool:
@@ -59,18 +80,32 @@ def effective_date(lines: list[str], file: str) -> date:
     )
 
 
+class Line(NamedTuple):
+    """A line as the body and glossary readers see it: a printed line, stripped; in a
+    hard-wrapped file, the printed lines of one piece joined (`at` is the first of them)."""
+
+    at: int  # 1-based line number in the file
+    text: str
+    indented: bool
+
+
 def read(path: Path, data: bytes) -> list[Edition]:
     file = path.name
     lines = split_lines(decode(data, file))
     day = effective_date(lines, file)
     start = _body_start(lines, file)
     end = _find(lines, "Glossary", start)
-    tree = RuleTree(file)
-    _read_body(lines, start, len(lines) if end is None else end, tree)
+    stop = len(lines) if end is None else end
+    wrapped = hard_wrapped(lines, start, stop)
+    tree = RuleTree(file, as_printed=True)
+    _read_body(logical_lines(lines, start, stop, wrapped), tree)
     entries = []
     if end is not None:
         credits = _find(lines, "Credits", end + 1)
-        entries = read_glossary(lines, end + 1, len(lines) if credits is None else credits, file)
+        glossary_lines = logical_lines(
+            lines, end + 1, len(lines) if credits is None else credits, wrapped, heads=2
+        )
+        entries = read_glossary(glossary_lines, file, tree.notes, cut=credits is None)
     title = clean(lines[0].strip()) or "Magic: The Gathering Comprehensive Rules"
     # a file cut short still parses: its contents list tells what is missing
     listed = {m.group(1) for line in lines[:start] if (m := _SECTION.match(line.strip()))}
@@ -118,20 +153,76 @@ def _body_start(lines: list[str], file: str) -> int:
     return start
 
 
-def _read_body(lines: list[str], start: int, end: int, tree: RuleTree) -> None:
-    for i in range(start, end):
-        raw = lines[i]
-        s = clean(raw.strip())
-        if not s:
+def hard_wrapped(lines: list[str], start: int, end: int) -> bool:
+    """True if the body is hard-wrapped: most of its lines continue the line above them
+    (not numbered, not an example, not indented, right after a line of text)."""
+    printed = continued = 0
+    for i in range(start + 1, end):
+        s = lines[i]
+        if not s.strip():
             continue
-        read_line(s, raw[:1].isspace(), i + 1, tree)
+        printed += 1
+        if (
+            lines[i - 1].strip()
+            and not s[:1].isspace()
+            and not s.startswith(EXAMPLE)
+            and not RULE_LINE.match(s)
+        ):
+            continued += 1
+    return continued >= 20 and continued > printed / 4
+
+
+def logical_lines(
+    lines: list[str], start: int, end: int, wrapped: bool, heads: int = 1
+) -> list[Line]:
+    """The lines `start`..`end` as the readers take them; blank lines stay (as empty text).
+
+    In a hard-wrapped file, after the first `heads` lines of a paragraph (the entry's first
+    line; in the glossary the term and the first definition line) a line that is neither
+    indented nor an example continues the piece above.
+    """
+    out: list[Line] = []
+    raw: list[str] = []  # the printed lines of the last piece, unstripped
+    depth = 0  # lines of the current paragraph so far
+    for i in range(start, end):
+        printed = lines[i]
+        s = printed.strip()
+        indented = printed[:1].isspace()
+        if wrapped and s and depth >= heads and not indented and not s.startswith(EXAMPLE):
+            raw.append(printed)
+            out[-1] = out[-1]._replace(text=unwrap(raw))
+        else:
+            raw = [printed]
+            out.append(Line(i + 1, s, indented and bool(s)))
+        depth = depth + 1 if s else 0
+    return out
+
+
+def unwrap(printed: list[str]) -> str:
+    """Printed lines joined where the word processor broke them: at a space (kept at the end
+    of the line), directly after a hyphen or dash, and with a space after any other end."""
+    text = printed[0].strip()
+    for before, line in pairwise(printed):
+        broken_in_word = before[-1:] in _HYPHENS
+        text += ("" if broken_in_word else " ") + line.strip()
+    return text
+
+
+def _read_body(lines: list[Line], tree: RuleTree) -> None:
+    for line in lines:
+        s = clean(line.text)
+        if s:
+            read_line(s, line.indented, line.at, tree)
 
 
 def read_line(s: str, indented: bool, line: int, tree: RuleTree) -> None:
-    """One stripped line of a rules body, official-text style."""
+    """One stripped line of a rules body, official-text style.
+
+    A numbered line is an entry; with a tree that is not `as_printed`, only if its number
+    `fits` (otherwise it is text of the entry above, and noted)."""
     m = RULE_LINE.match(s)
     number = m and "".join(m.group(1, 2, 3))
-    if m and tree.fits(number):
+    if m and (tree.as_printed or tree.fits(number)):
         letters, period, text = m.group(3, 4, 5)
         if s[len(m.group(1))] == " ":
             tree.notes.append(f"line {line}: {number} is printed with a space after its first period")
@@ -154,23 +245,60 @@ def read_line(s: str, indented: bool, line: int, tree: RuleTree) -> None:
                 return
     if m:
         tree.notes.append(f"line {line}: {number} out of sequence, read as text")
+    elif _MISNUMBERED.match(s) and tree.last is not None:
+        tree.notes.append(
+            f"line {line}: {s.split()[0]!r} is no rule number, read as text of {tree.last.number}"
+        )
     tree.continuation(s, line)
 
 
-def read_glossary(lines: list[str], start: int, end: int, file: str) -> list:
-    """Paragraphs of a term line followed by definition lines."""
-    entries = []
+def read_glossary(lines: list[Line], file: str, notes: list[str], *, cut: bool = False) -> list:
+    """Paragraphs of a term line followed by definition lines.
+
+    A paragraph of one line has no definition, so it is not a term: it continues the
+    definition above. If the glossary is `cut` (no "Credits" after it) and its last paragraph
+    is one line, that is a term whose definition was cut off: it is dropped. Both are noted.
+    """
+    entries: list[tuple[int, str, list[str]]] = []  # (line, term, definition lines)
+    orphans: list[list[int]] = []  # per entry: the lines of one-line paragraphs it took in
+    paragraphs = _paragraphs(lines)
+    for k, para in enumerate(paragraphs):
+        if len(para) > 1:
+            (line, term), rest = para[0], para[1:]
+            entries.append((line, term, [t for _, t in rest]))
+            orphans.append([])
+            continue
+        line, text = para[0]
+        if cut and k == len(paragraphs) - 1:
+            notes.append(
+                f"line {line}: the glossary ends in the term {text!r} without its definition "
+                f"(the file is cut short): {len(entries)} terms kept"
+            )
+        elif not entries:
+            notes.append(f"line {line}: {text!r} before the first glossary term, left out")
+        else:
+            entries[-1][2].append(text)
+            orphans[-1].append(line)
+    for (_, term, _), taken in zip(entries, orphans):
+        if taken:
+            notes.append(
+                f"lines {taken[0]}-{taken[-1]}: {len(taken)} one-line paragraphs read as part "
+                f"of the definition of {term!r}"
+            )
+    return [
+        glossary.entry(term, "\n".join(definition), Source(file, line))
+        for line, term, definition in entries
+    ]
+
+
+def _paragraphs(lines: list[Line]) -> list[list[tuple[int, str]]]:
+    """Runs of non-blank lines as (line number, cleaned text)."""
+    paragraphs: list[list[tuple[int, str]]] = []
     para: list[tuple[int, str]] = []
-    for i in range(start, end + 1):
-        s = lines[i].strip() if i < end else ""
-        if s:
-            para.append((i + 1, clean(s)))
-            continue
-        if not para:
-            continue
-        if len(para) < 2:
-            raise SourceError(file, para[0][0], "a glossary term followed by its definition", para[0][1])
-        (line, term), rest = para[0], para[1:]
-        entries.append(glossary.entry(term, "\n".join(t for _, t in rest), Source(file, line)))
-        para = []
-    return entries
+    for line in [*lines, Line(0, "", False)]:
+        if line.text:
+            para.append((line.at, clean(line.text)))
+        elif para:
+            paragraphs.append(para)
+            para = []
+    return paragraphs

@@ -3,6 +3,14 @@
 A parser recognises the pieces of its format and calls `RuleTree` in document order; the
 builder keeps the rules' order, attaches examples and continuation paragraphs to the entry
 they follow, checks that numbers run forward, and produces `Rule` objects.
+
+By default a number can be used once: a second entry of the same number is a `SourceError`,
+and `fits` tells a parser that a number it meets cannot be the next entry (so it is text). A
+source whose numbered lines are certain to be entries (the official text) builds its tree
+with `as_printed=True`: Wizards' own slips are then kept as printed, each with a note naming
+its line, never merged into a neighbour. A number printed twice is two entries in document
+order; a subrule printed without its rule, or a number out of order, is an entry where it
+stands.
 """
 
 from __future__ import annotations
@@ -32,10 +40,13 @@ class _Draft:
 class RuleTree:
     """Collects the entries of one edition in document order."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, *, as_printed: bool = False):
         self.file = file
+        self.as_printed = as_printed
         self._drafts: list[_Draft] = []
-        self._seen: dict[str, int] = {}
+        self._seen: dict[str, int] = {}  # number -> index of its first draft
+        self._section: str | None = None  # the last section heading
+        self._in_order: str | None = None  # the last number printed in its place
         self.notes: list[str] = []
 
     @property
@@ -61,13 +72,22 @@ class RuleTree:
         self._add(_Draft(number, kind, title, [text] if text else [], line))
 
     def example(self, text: str, line: int) -> None:
+        """An example of the rule above (`as_printed`: of a heading too, noted)."""
         if self.last is None or self.last.kind in ("chapter", "section"):
-            raise SourceError(self.file, line, "an example after a numbered rule", text)
+            if not self.as_printed:
+                raise SourceError(self.file, line, "an example after a numbered rule", text)
+            if self.last is None:
+                self.notes.append(f"line {line}: an example before the first entry, left out")
+                return
+            self.notes.append(f"line {line}: an example right after the heading {self.last.number}")
         self.last.examples.append(text.strip())
 
     def continuation(self, text: str, line: int) -> None:
         """Another paragraph of the entry above (of its last example if it has one)."""
         if self.last is None:
+            if self.as_printed:
+                self.notes.append(f"line {line}: text before the first entry, left out")
+                return
             raise SourceError(self.file, line, "a numbered rule before running text", text)
         target = self.last.examples if self.last.examples else self.last.paragraphs
         if target:
@@ -92,24 +112,49 @@ class RuleTree:
             self.last.cards.append(name)
 
     def fits(self, number: str) -> bool:
-        """True if `number` can come next: new, after the last entry, under a known parent."""
+        """True if `number` can come next: new, after the last entry, under a known parent.
+
+        In an `as_printed` tree "the last entry" is the last one printed in its place, so a
+        slip does not shut out the heading after it."""
         if number in self._seen:
             return False
         n = numbers.parse(number)
-        if self.last is not None and not numbers.parse(self.last.number) < n:
+        last = self._in_order if self.as_printed else self.last and self.last.number
+        if last is not None and not numbers.parse(last) < n:
             return False
         parent = n.parent
         return parent is None or str(parent) in self._seen or n.kind in ("section", "rule")
 
     def _add(self, draft: _Draft) -> None:
-        if draft.number in self._seen:
-            raise SourceError(self.file, draft.line, f"a new rule number, not {draft.number} again")
-        if self.last is not None and not (
-            numbers.parse(self.last.number) < numbers.parse(draft.number)
-        ):
-            self.notes.append(f"line {draft.line}: {draft.number} comes after {self.last.number}")
-        self._seen[draft.number] = len(self._drafts)
+        slip = self._slip(draft)
+        if slip:
+            self.notes.append(f"line {draft.line}: {slip}")
+        if not (slip and self.as_printed):
+            self._in_order = draft.number
+        self._seen.setdefault(draft.number, len(self._drafts))
         self._drafts.append(draft)
+        if draft.kind == "section":
+            self._section = draft.number
+
+    def _slip(self, draft: _Draft) -> str | None:
+        """What is wrong with the place of a new entry, if anything (a repeated number is a
+        `SourceError` unless the tree is `as_printed`)."""
+        number = draft.number
+        if number in self._seen:
+            if not self.as_printed:
+                raise SourceError(self.file, draft.line, f"a new rule number, not {number} again")
+            first = self._drafts[self._seen[number]].line
+            return f"{number} printed twice (first at line {first}); kept as a second entry"
+        last = self._in_order if self.as_printed else self.last and self.last.number
+        if last is not None and not numbers.parse(last) < numbers.parse(number):
+            return f"{number} comes after {last}"
+        if not self.as_printed or draft.kind not in ("rule", "subrule"):
+            return None
+        if self._section is not None and number.split(".")[0] != self._section:
+            return f"{number} printed under section {self._section}"
+        if draft.kind == "subrule" and numbers.rule_of(number) not in self._seen:
+            return f"{number} printed without its rule {numbers.rule_of(number)}"
+        return None
 
     def rules(self) -> tuple[Rule, ...]:
         return tuple(
