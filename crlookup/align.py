@@ -105,12 +105,14 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
     """Match the rules and subrules of `old` to those of `new` (both in document order)."""
     from rapidfuzz import fuzz
 
-    olds = [r for r in old if r.kind in ("rule", "subrule")]
-    news = [r for r in new if r.kind in ("rule", "subrule")]
+    olds = _firsts(r for r in old if r.kind in ("rule", "subrule"))
+    news = _firsts(r for r in new if r.kind in ("rule", "subrule"))
     old_by = {r.number: r for r in olds}
     new_by = {r.number: r for r in news}
-    text_a = {r.number: comparable(r) for r in olds}
-    text_b = {r.number: comparable(r) for r in news}
+    # texts as compared, made when first needed: most entries are the same from one edition
+    # to the next, and are paired before any text is compared
+    text_a = _Texts(old_by, comparable)
+    text_b = _Texts(new_by, comparable)
     keywords = keywords if keywords is not None else _keyword_names(olds) | _keyword_names(news)
     pairs: dict[str, str] = {}  # old number -> new number
     taken: set[str] = set()
@@ -119,8 +121,16 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         pairs[a] = b
         taken.add(b)
 
-    core_a = {r.number: _REF_NUMBER.sub("#", fold(plain_marks(r.text))) for r in olds}
-    core_b = {r.number: _REF_NUMBER.sub("#", fold(plain_marks(r.text))) for r in news}
+    def core(r: Rule) -> str:
+        return _REF_NUMBER.sub("#", fold(plain_marks(r.text)))
+
+    core_a = _Texts(old_by, core)
+    core_b = _Texts(new_by, core)
+    # 0. the same entry, word for word, at the same number
+    for r in olds:
+        b = new_by.get(r.number)
+        if b is not None and b.kind == r.kind and _same(r, b):
+            pair(r.number, r.number)
 
     def sim(a: str, b: str) -> float:
         # an example added or dropped does not make it another rule: the rule text decides too
@@ -190,8 +200,8 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         a = r.number
         if a in pairs:
             b = pairs[a]
-            s = sim(a, b)
-            same_text = full_text(r) == full_text(new_by[b]) and r.title == new_by[b].title
+            same_text = _same(r, new_by[b])
+            s = 100.0 if same_text else sim(a, b)
             kind = "unchanged" if a == b and same_text else "changed" if a == b else "moved"
             typography = not same_text and _plain(r) == _plain(new_by[b])
             refs_only = not same_text and not typography and text_a[a] == text_b[b]
@@ -209,6 +219,35 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         else:
             matches.append(Match("added", None, b, 0.0, len(new_by[b].text.split()), 0, False))
     return matches
+
+
+class _Texts(dict):
+    """number -> a text made from the entry of that number, made when first asked for."""
+
+    def __init__(self, entries: dict[str, Rule], make):
+        super().__init__()
+        self.entries = entries
+        self.make = make
+
+    def __missing__(self, number: str) -> str:
+        text = self[number] = self.make(self.entries[number])
+        return text
+
+
+def _same(a: Rule, b: Rule) -> bool:
+    return a.text == b.text and a.examples == b.examples and a.title == b.title
+
+
+def _firsts(rules) -> list[Rule]:
+    """The entries with the first of each number: the second of a number Wizards printed twice
+    is not aligned (its twin stands for the number)."""
+    seen: set[str] = set()
+    out = []
+    for r in rules:
+        if r.number not in seen:
+            seen.add(r.number)
+            out.append(r)
+    return out
 
 
 def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None:
@@ -275,7 +314,7 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
                 near.update(other_children.get(rule_of(b), ()))
         best = max(
             ((fuzz.partial_ratio(texts[n], other_texts[b], score_cutoff=LIVES_ON), b)
-             for b in near if b in other_texts and len(other_texts[b]) > len(texts[n])),
+             for b in near if b in other_texts.entries and len(other_texts[b]) > len(texts[n])),
             default=(0.0, None),
         )
         if best[0] >= LIVES_ON:
@@ -311,22 +350,35 @@ def _same_keywords(a: str, b: str, keywords: set[str]) -> bool:
 # --------------------------------------------------------------------------- editions
 
 
-def chain(editions) -> list[tuple[str, str]]:
-    """The pairs of editions the library aligns when it is built, for `history`.
+def main_line(editions, lang: str) -> list:
+    """A language's main line: its complete editions in the order they took effect, where of
+    several complete editions of one date the official text is the one on the line."""
+    line: list = []
+    complete = [e for e in editions if e.lang == lang and not e.partial]
+    for e in sorted(complete, key=lambda e: (e.date, not e.official, e.id)):
+        if not line or line[-1].date != e.date:
+            line.append(e)
+    return line
 
-    Per language, each complete edition with the next complete one; a partial edition with the
-    complete edition before it (or after it, if it is the oldest).
+
+def chain(editions) -> list[tuple[str, str]]:
+    """The pairs of editions a library aligns when it is built, for `history`.
+
+    Per language, each edition of the main line (`main_line`) with the next. Every other
+    edition (partial ones, and conversions of an edition the line already has) hangs off the
+    line: aligned with the line's edition of its date or the one before it (after it, if it
+    is older than all of them).
     """
     pairs = []
     for lang in sorted({e.lang for e in editions}):
-        ordered = sorted((e for e in editions if e.lang == lang), key=lambda e: e.date)
-        complete = [e for e in ordered if not e.partial]
-        pairs += [(a.id, b.id) for a, b in zip(complete, complete[1:])]
-        for e in ordered:
-            if e.partial and complete:
-                before = [c for c in complete if c.date <= e.date]
-                base = before[-1] if before else complete[0]
-                pairs.append((base.id, e.id) if before else (e.id, base.id))
+        line = main_line(editions, lang)
+        pairs += [(a.id, b.id) for a, b in zip(line, line[1:])]
+        on_line = {e.id for e in line}
+        for e in sorted((e for e in editions if e.lang == lang), key=lambda e: (e.date, e.partial)):
+            if e.id in on_line or not line:
+                continue
+            before = [c for c in line if c.date <= e.date]
+            pairs.append((before[-1].id, e.id) if before else (e.id, line[0].id))
     return pairs
 
 
@@ -337,29 +389,100 @@ def align_editions(lib, old: str, new: str, entries=None) -> list[Match]:
     for e in (old, new):
         if e not in entries:
             entries[e] = list(lib.entries(e))
-    keywords = {fold(r.title) for r in lib.keyword_titles(old) + lib.keyword_titles(new)}
-    return align(entries[old], entries[new], keywords)
+    return align(entries[old], entries[new])
 
 
-def build_chain(db_path: str) -> list[tuple]:
-    """Every alignment of `chain` for the library being built at `db_path`, as table rows.
+def stored(lib, old: str, new: str) -> list[Match] | None:
+    """The alignment the build stored for two editions of `chain`, or None if it stored none.
 
-    Runs in a worker process beside the index build.
+    Only what changed is stored: an entry of `old` that no stored match names is unchanged,
+    at the same number, in `new`.
     """
+    if lib.db.execute(
+        "SELECT 1 FROM chain WHERE old_edition = ? AND new_edition = ?", (old, new)
+    ).fetchone() is None:
+        return None
+    rows = lib.db.execute(
+        "SELECT kind, old, new, similarity, words_added, words_removed, refs_only, typography "
+        "FROM aligned WHERE old_edition = ? AND new_edition = ?", (old, new),
+    ).fetchall()
+    by_old: dict[str, list[Match]] = {}
+    out: list[Match] = []
+    for r in rows:
+        m = Match(*r[:6], bool(r[6]), bool(r[7]))
+        if m.old is None:
+            out.append(m)
+        else:
+            by_old.setdefault(m.old, []).append(m)
+    kept = []
+    for (number,) in lib.db.execute(
+        "SELECT number FROM entry WHERE edition = ? AND twin = 0 AND kind IN ('rule', 'subrule') "
+        "ORDER BY seq", (old,),
+    ):
+        kept += by_old.pop(number, None) or [Match("unchanged", number, number, 100.0, 0, 0, False)]
+    return kept + [m for ms in by_old.values() for m in ms] + out
+
+
+def changes(old: str, new: str, matches: list[Match]) -> list[tuple]:
+    """The rows of an alignment the library stores: all but the unchanged."""
+    return [(old, new, *m) for m in matches if not (m.kind == "unchanged" and m.old == m.new)]
+
+
+def align_pairs(db_path: str, pairs: list[tuple[str, str]]) -> list[tuple]:
+    """The stored rows of the alignments of `pairs`, computed from the library database at
+    `db_path` (read-only): what a worker process of the build runs."""
     import sqlite3
 
-    from crlookup.library import Library
+    from crlookup.library import Library, connect
 
-    db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    db = connect(db_path)
     db.row_factory = sqlite3.Row
     lib = Library("", db)
     rows = []
-    entries: dict[str, list[Rule]] = {}  # most editions are in two pairs: read each once
-    for old, new in chain(lib.editions()):
-        for m in align_editions(lib, old, new, entries):
-            rows.append((old, new, *m))
+    entries: dict[str, list[Rule]] = {}
+    for old, new in pairs:
+        # pairs run along the line: the newer edition of one is the older of the next
+        entries = {e: rules for e, rules in entries.items() if e in (old, new)}
+        rows += changes(old, new, align_editions(lib, old, new, entries))
     db.close()
     return rows
+
+
+def plan(db_path: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The alignments stage of a build, first step: the pairs of `chain` the library at
+    `db_path` does not have yet (to align, with `align_pairs`), and the stored pairs `chain`
+    no longer has (to drop)."""
+    import sqlite3
+
+    from crlookup.library import Library, connect
+
+    db = connect(db_path)
+    db.row_factory = sqlite3.Row
+    lib = Library("", db)
+    wanted = chain(lib.editions())
+    have = set(lib.alignment_pairs())
+    db.close()
+    return [p for p in wanted if p not in have], [p for p in have if p not in set(wanted)]
+
+
+def shares(pairs: list, workers: int) -> list[list]:
+    """The pairs in `workers` runs of consecutive pairs (each run reads its editions once)."""
+    size = max(1, -(-len(pairs) // max(workers, 1)))
+    return [pairs[i:i + size] for i in range(0, len(pairs), size)]
+
+
+def save(db_path: str, aligned: list[tuple[str, str]], stale: list[tuple[str, str]], rows) -> None:
+    """The alignments stage, last step: store the new pairs' rows, drop the stale pairs."""
+    import sqlite3
+
+    db = sqlite3.connect(db_path)
+    with db:
+        for old, new in stale:
+            db.execute("DELETE FROM chain WHERE old_edition = ? AND new_edition = ?", (old, new))
+            db.execute("DELETE FROM aligned WHERE old_edition = ? AND new_edition = ?", (old, new))
+        db.executemany("INSERT INTO chain VALUES (?, ?)", aligned)
+        db.executemany("INSERT INTO aligned VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
+    db.close()
 
 
 def summary(matches: list[Match]) -> dict:

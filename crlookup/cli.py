@@ -154,6 +154,13 @@ def open_library(as_json: bool = False):
     if error:
         click.echo(_("crlookup: warning: no cards in this library: {reason}").format(
             reason=error), err=True)
+    if lib.pending and not as_json:
+        click.echo(ngettext(
+            "crlookup: {count} older edition is being added in the background "
+            "(history and diff reach back to {date} until then)",
+            "crlookup: {count} older editions are being added in the background "
+            "(history and diff reach back to {date} until then)", lib.pending).format(
+            count=lib.pending, date=min(e.date for e in lib.editions()).isoformat()), err=True)
     return lib
 
 
@@ -246,16 +253,23 @@ def rule(number: str, edition_id: str | None, lang: str | None, parallel: str | 
     else:
         below = lib.subtree(edition, wanted)
     cited_by = lib.cited_by(edition, wanted)
+    # a number Wizards printed twice in this edition: every entry of it
+    twins = lib.twins(edition, wanted)[1:]
     if as_json:
         data = found.to_dict(edition)
         data["children"] = [r.to_dict(edition) for r in below]
         data["cited_by"] = cited_by
+        if twins:
+            data["twins"] = [r.to_dict(edition) for r in twins]
         emit_json(data)
         return
     from crlookup import render
 
     terms = render.GlossaryTerms(lib.headwords(edition))
-    show(render.RuleView(edition, found, below, cited_by=cited_by, terms=terms), pager)
+    view = render.RuleView(edition, found, below, cited_by=cited_by, terms=terms)
+    if twins:
+        view = render.group(view, *[render.TwinView(edition, r, terms) for r in twins])
+    show(view, pager)
 
 
 def _parallel(number, edition_id, parallel, alone, as_json, pager):
@@ -662,7 +676,7 @@ def diff(old_id, new_id, section, summary, as_json, pager):
         raise Failure(
             _("{old} and {new} are in different languages").format(old=old.id, new=new.id), BAD_INPUT
         )
-    matches = lib.aligned(old.id, new.id) or align.align_editions(lib, old.id, new.id)
+    matches = align.stored(lib, old.id, new.id) or align.align_editions(lib, old.id, new.id)
     if under is not None:
         matches = [
             m for m in matches
@@ -707,10 +721,14 @@ def diff(old_id, new_id, section, summary, as_json, pager):
 @cli.command()
 @click.argument("number")
 @click.option("--edition", "edition_id", metavar="ID", help=N_("Edition the NUMBER is in (default: newest English)."))
+@click.option("--all", "every", is_flag=True, help=N_("List every edition, the unchanged ones too."))
 @json_option
 @pager_option
-def history(number, edition_id, as_json, pager):
-    """A rule through every edition of its language, across renumberings.
+def history(number, edition_id, every, as_json, pager):
+    """A rule's life through every edition of its language, across renumberings.
+
+    Shows where it first appears, each edition where its words changed (the changed words
+    marked), each renumbering and its removal; --all lists every edition.
 
     Example: crlookup history 702.2
     """
@@ -719,25 +737,11 @@ def history(number, edition_id, as_json, pager):
     lib, edition, rule = _entry(number, edition_id, as_json)
     steps = timelines.timeline(lib, edition, rule.number)
     if as_json:
-        from crlookup import align
-
-        def words(s):  # the word diff of a step whose wording changed
-            if not (s.previous and (s.words_added or s.words_removed)):
-                return None
-            a, b = lib.get(*s.previous), lib.get(s.edition, s.number)
-            return [list(op) for op in align.word_diff(align.full_text(a), align.full_text(b))]
-
-        emit_json([
-            {"edition": s.edition, "number": s.number, "change": s.change,
-             "previous": {"edition": s.previous[0], "number": s.previous[1]} if s.previous else None,
-             "words_added": s.words_added, "words_removed": s.words_removed,
-             "refs_only": s.refs_only, "typography": s.typography, "diff": words(s)}
-            for s in steps
-        ])
+        emit_json([s.to_dict() for s in steps])
         return
     from crlookup import render
 
-    show(render.HistoryView(lib, rule, steps), pager)
+    show(render.HistoryView(rule, steps, every), pager)
 
 
 @cli.command()
@@ -788,6 +792,43 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
                 edition=e.id, sections=c["sections"], rules=c["rules"], subrules=c["subrules"],
                 glossary=c["glossary"])
         )
+
+
+@cli.command()
+@click.option("--from", "source", metavar="URL|FILE",
+              help=N_("Take the rules text from this URL or file instead of Wizards' rules page."))
+@json_option
+def update(source: str | None, as_json: bool):
+    """Download the current Comprehensive Rules from Wizards and add them if they are new.
+
+    The rules page (https://magic.wizards.com/en/rules, or CRLOOKUP_RULES_PAGE) links to the
+    rules text; it is downloaded, checked and ingested, and one line says what changed.
+
+    Example: crlookup update
+    """
+    from crlookup import update as updating
+
+    progress = _BuildProgress(plain=as_json)
+    try:
+        done = updating.update(source, progress=progress)
+    except updating.UpdateError as e:
+        raise Failure(str(e), BAD_INPUT if e.bad_input else NOT_FOUND) from None
+    finally:
+        if progress.bar is not None:
+            progress.bar.stop()
+    if as_json:
+        emit_json(done.to_dict())
+    elif not done.added:
+        click.echo(_("already up to date: {edition}").format(edition=done.edition))
+    elif done.previous is None:
+        click.echo(_("added {edition}").format(edition=done.edition))
+    else:
+        click.echo(ngettext(
+            "{edition}: {added} rule added, {changed} changed, {removed} removed (against {previous})",
+            "{edition}: {added} rules added, {changed} changed, {removed} removed (against {previous})",
+            done.rules_added,
+        ).format(edition=done.edition, added=done.rules_added, changed=done.rules_changed,
+                 removed=done.rules_removed, previous=done.previous))
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from crlookup.align import Match
 from crlookup.library import Library
 
 
@@ -20,23 +21,76 @@ class Step(NamedTuple):
     words_removed: int = 0
     refs_only: bool = False
     typography: bool = False
+    diff: tuple[tuple[str, str], ...] = ()  # where its words changed: (op, words) runs (align.word_diff)
+    date: str = ""  # the edition's effective date (ISO)
+    main: bool = True  # on the main line of its language (not a partial edition or a conversion)
+
+    @property
+    def worded(self) -> bool:
+        """Its words changed (not only quotes, spacing or the numbers it cites)."""
+        return bool(self.diff)
+
+    def to_dict(self) -> dict:
+        return {
+            "edition": self.edition, "date": self.date, "number": self.number,
+            "change": self.change,
+            "previous": {"edition": self.previous[0], "number": self.previous[1]} if self.previous else None,
+            "words_added": self.words_added, "words_removed": self.words_removed,
+            "refs_only": self.refs_only, "typography": self.typography,
+            "diff": [list(op) for op in self.diff] or None, "main": self.main,
+        }
+
+    @property
+    def noteworthy(self) -> bool:
+        """Worth a line in a rule's story: it appears, its words change, it is renumbered or
+        it goes (not a change of quotes and spacing alone, or of the numbers it cites)."""
+        if self.change == "changed":
+            return not (self.typography or self.refs_only)
+        return self.change != "unchanged"
 
 
 class Links:
-    """The stored alignments of one language's editions, loaded once, walked many times."""
+    """The alignments the library stored for one language's editions, followed on demand.
+
+    Each step is one look-up in the library (only changes are stored: an entry no stored
+    match names is unchanged at its number), so following a rule through 120 editions reads
+    a few hundred rows, not the alignments of every edition.
+    """
 
     def __init__(self, lib: Library, lang: str):
+        self.lib = lib
         self.infos = {e.id: e for e in lib.editions()}
-        pairs = [(a, b) for a, b in lib.alignment_pairs() if self.infos[a].lang == lang]
-        self.links = {pair: {(m.old, m.new): m for m in lib.aligned(*pair)} for pair in pairs}
-        self.by_new: dict = {}
-        self.by_old: dict = {}
-        for pair, ms in self.links.items():
-            for m in ms.values():
-                if m.new:
-                    self.by_new[(pair[1], m.new)] = (pair[0], m)
-                if m.old:
-                    self.by_old.setdefault((pair[0], m.old), []).append((pair[1], m))
+        self.back: dict[str, list[str]] = {}
+        self.forward: dict[str, list[str]] = {}
+        for old, new in lib.alignment_pairs():
+            if self.infos[old].lang == lang:
+                self.forward.setdefault(old, []).append(new)
+                self.back.setdefault(new, []).append(old)
+
+    def _rows(self, old: str, new: str, side: str, number: str) -> list[Match]:
+        rows = self.lib.db.execute(
+            "SELECT kind, old, new, similarity, words_added, words_removed, refs_only, typography "
+            f"FROM aligned WHERE old_edition = ? AND new_edition = ? AND {side} = ?",
+            (old, new, number),
+        ).fetchall()
+        return [Match(*r[:6], bool(r[6]), bool(r[7])) for r in rows]
+
+    def previous(self, edition: str, number: str) -> tuple[str, Match] | None:
+        """The older edition the entry is aligned with, and how; None where it is not."""
+        for old in self.back.get(edition, ()):
+            found = self._rows(old, edition, "new", number)
+            return old, found[0] if found else Match("unchanged", number, number, 100.0, 0, 0, False)
+        return None
+
+    def following(self, edition: str, number: str) -> list[tuple[str, Match]]:
+        """The newer editions the entry is aligned with, and how."""
+        out = []
+        for new in self.forward.get(edition, ()):
+            found = self._rows(edition, new, "old", number)
+            out += [(new, m) for m in found] or [
+                (new, Match("unchanged", number, number, 100.0, 0, 0, False))
+            ]
+        return out
 
     def numbers(self, edition: str, number: str) -> dict[str, str]:
         """The rule's number in every edition it can be followed to (backwards and forwards)."""
@@ -44,9 +98,9 @@ class Links:
         todo = [(edition, number)]
         while todo:
             ed, num = todo.pop()
-            back = self.by_new.get((ed, num))
+            back = self.previous(ed, num)
             steps = [(back[0], back[1].old)] if back else []
-            steps += [(next_ed, m.new) for next_ed, m in self.by_old.get((ed, num), ())]
+            steps += [(next_ed, m.new) for next_ed, m in self.following(ed, num)]
             for other, target in steps:
                 if target and other not in found:
                     found[other] = target
@@ -55,17 +109,27 @@ class Links:
 
 
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:
-    """The rule's number and change in each edition of its language, oldest first."""
-    if "." not in number:
-        return _headings(lib, edition, number)
+    """The rule's number and change in each edition of its language, in the order the
+    editions took effect."""
+    infos = {e.id: e for e in lib.editions()}
+    steps = _headings(lib, edition, number) if "." not in number else _rule_steps(lib, edition, number)
+    line = _main_line(infos)
+    return [
+        s._replace(diff=_diff(lib, s), date=infos[s.edition].date.isoformat(), main=s.edition in line)
+        for s in steps
+    ]
+
+
+def _rule_steps(lib: Library, edition: str, number: str) -> list[Step]:
     links = Links(lib, lib.edition(edition).lang)
-    infos, by_new = links.infos, links.by_new
-    found = {ed: Step(ed, num, "", None) for ed, num in links.numbers(edition, number).items()}
+    infos = links.infos
+    order = {e.id: i for i, e in enumerate(lib.editions())}
+    found = links.numbers(edition, number)
     steps = []
-    for ed in sorted(found, key=lambda e: infos[e].date):
-        num = found[ed].number
-        link = by_new.get((ed, num))
-        if link is None:
+    for ed in sorted(found, key=order.__getitem__):
+        num = found[ed]
+        link = links.previous(ed, num)
+        if link is None or link[0] not in found:
             steps.append(Step(ed, num, "added", None))
             continue
         prev_ed, m = link
@@ -75,12 +139,32 @@ def timeline(lib: Library, edition: str, number: str) -> list[Step]:
         )
     # where it disappears: a link out of the last edition it is in that leads nowhere
     last = steps[-1]
-    for (old_ed, new_ed), ms in links.links.items():
-        if old_ed == last.edition and new_ed not in found and not infos[new_ed].partial:
-            m = ms.get((last.number, None))
-            if m is not None and m.kind == "removed":
-                steps.append(Step(new_ed, None, "removed", (old_ed, last.number)))
+    for new_ed, m in links.following(last.edition, last.number):
+        if new_ed not in found and not infos[new_ed].partial and m.kind == "removed":
+            steps.append(Step(new_ed, None, "removed", (last.edition, last.number)))
     return steps
+
+
+def _main_line(infos: dict) -> set[str]:
+    """The editions on the main lines (crlookup.align.main_line); the others hang off them."""
+    from crlookup.align import main_line
+
+    return {e.id for lang in {e.lang for e in infos.values()}
+            for e in main_line(list(infos.values()), lang)}
+
+
+def _diff(lib: Library, step: Step) -> tuple[tuple[str, str], ...]:
+    """The word diff of a step whose words changed."""
+    from crlookup.align import full_text, word_diff
+
+    if not (step.previous and step.number and (step.words_added or step.words_removed)):
+        return ()
+    if step.typography or step.refs_only:
+        return ()
+    a, b = lib.get(*step.previous), lib.get(step.edition, step.number)
+    if a is None or b is None:
+        return ()
+    return tuple(word_diff(full_text(a), full_text(b)))
 
 
 def _headings(lib: Library, edition: str, number: str) -> list[Step]:

@@ -1,8 +1,10 @@
 """The full-text index: schema, analyzers per language, building it, and querying it.
 
-One whoosh index holds the rules, subrules, examples and glossary entries of every edition.
-An entry whose content is the same in several editions (most rules, from one update to the
-next) is one document listing those editions, which keeps the index small and its build fast.
+One whoosh index per language holds the rules, subrules, examples and glossary entries of
+every edition. An entry whose content is the same in several editions (most rules, from one
+update to the next) is one document, and each edition lists its documents beside the index
+(`EDITION_DOCS`), which keeps the index small, its build fast, and adding an edition to it a
+matter of that edition's new texts (`add`).
 
 Analysis per language: English is stemmed (Porter2); Russian is stemmed (Snowball) with ё
 folded to е; Polish is lowercased and accent-folded. Stop words stay in the index, so a
@@ -16,6 +18,7 @@ import json
 import os
 import re
 import sys
+from array import array
 from typing import NamedTuple
 
 from crlookup.model import fold
@@ -23,7 +26,8 @@ from crlookup.model import fold
 LANGS = ("en", "ru", "pl")
 VOCABULARY = "vocabulary.json"  # surface words and counts, for spelling correction
 STOP_WORDS = "stopwords.json"  # the language's stop words, analysed
-EDITION_DOCS = "editions.pickle"  # each edition's documents, for filtering without counting
+EDITION_DOCS = "editions.pickle"  # each edition's documents (sorted numbers): scopes and hits
+KEYS = "keys.pickle"  # each document's number by its key (content digest): for adding editions
 _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MAX_WORDS = 200
@@ -106,14 +110,13 @@ def analyzer(lang: str):
 def schema(lang: str):
     """One index per language: its text fields use that language's analyzer."""
     _whoosh()
-    from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+    from whoosh.fields import ID, STORED, TEXT, Schema
 
     a = analyzer(lang)
     return Schema(
-        key=ID(unique=True),
+        key=ID(unique=True, stored=True),
         kind=ID(stored=True),
         number=ID(stored=True),
-        editions=KEYWORD(stored=True),
         title=STORED,
         body=TEXT(analyzer=a),  # the title, then the text and examples: one field to match
         text=STORED,
@@ -123,76 +126,125 @@ def schema(lang: str):
 # --------------------------------------------------------------------------- building
 
 
-def build(directory: str, editions, progress=None) -> int:
-    """Index the editions into `directory` (one index per language); returns the documents."""
-    whoosh = _whoosh()
+def add(directory: str, editions, progress=None) -> int:
+    """The index stage of a build: index the editions into `directory` (one index per
+    language), next to what it already holds; returns the documents written.
+
+    An entry already indexed for another edition (same kind, number, title and text) is not
+    written again: the edition only joins its list (`EDITION_DOCS`, kept beside the index).
+    New documents go into a new segment, so the numbers of the documents already there stay
+    as they are; a library built from scratch writes all its documents at once.
+    """
     import hashlib
 
-    docs: dict[str, dict[str, dict]] = {lang: {} for lang in LANGS}
-    vocab: dict[str, dict[str, int]] = {lang: {} for lang in LANGS}
+    by_lang: dict[str, list] = {lang: [] for lang in LANGS}
     for e in sorted(editions, key=lambda e: e.date):
-        lang = e.lang if e.lang in LANGS else "en"
-        items = [
-            (r.kind, r.number, r.title, "\n".join([r.text, *r.examples])) for r in e.rules
-        ] + [("glossary", "", g.term, g.definition) for g in e.glossary]
-        for kind, number, title, body in items:
-            if not (title or body):
-                continue
-            key = hashlib.sha1(f"{kind}\x00{number}\x00{title}\x00{body}".encode()).hexdigest()
-            doc = docs[lang].get(key)
-            if doc is None:
-                docs[lang][key] = {
-                    "key": key, "kind": kind, "number": number, "editions": [e.id],
-                    "title": title, "body": body,
-                }
-                words = vocab[lang]
-                for w in _WORD.findall(fold(f"{title} {body}")):
-                    words[w] = words.get(w, 0) + 1
-            else:
-                doc["editions"].append(e.id)
-    total = sum(len(d) for d in docs.values())
-    done = 0
-    for lang in LANGS:
+        by_lang[e.lang if e.lang in LANGS else "en"].append(e)
+    written = 0
+    work = {}
+    for lang, found in by_lang.items():
         folder = os.path.join(directory, lang)
-        os.makedirs(folder, exist_ok=True)
-        ix = whoosh.index.create_in(folder, schema(lang))
-        many = len(docs[lang]) > 2000
-        writer = ix.writer(limitmb=128, procs=2, multisegment=True) if many else ix.writer()
-        for doc in docs[lang].values():
-            doc["editions"] = " ".join(doc["editions"])
-            doc["text"] = doc["body"]
-            if doc["title"] and doc["title"] != doc["body"]:
-                doc["body"] = doc["title"] + "\n" + doc["body"]
-            writer.add_document(**doc)
-            done += 1
-            if progress and done % 1000 == 0:
-                progress(done, total, "indexing")
-        writer.commit()
-        _save_edition_docs(folder)
-        with open(os.path.join(folder, VOCABULARY), "w", encoding="utf-8") as f:
-            json.dump(vocab[lang], f, ensure_ascii=False)
-        with open(os.path.join(folder, STOP_WORDS), "w", encoding="utf-8") as f:
-            json.dump(sorted(_stop_words(lang)), f, ensure_ascii=False)
+        keys, members = _load(folder, KEYS, {}), _load(folder, EDITION_DOCS, {})
+        new: dict[str, dict] = {}
+        joined: dict[str, list] = {}
+        for e in found:
+            items = [
+                (r.kind, r.number, r.title, "\n".join([r.text, *r.examples])) for r in e.rules
+            ] + [("glossary", "", g.term, g.definition) for g in e.glossary]
+            own = joined[e.id] = []
+            for kind, number, title, body in items:
+                if not (title or body):
+                    continue
+                key = hashlib.sha1(f"{kind}\x00{number}\x00{title}\x00{body}".encode()).hexdigest()
+                own.append(key)
+                if key not in keys and key not in new:
+                    new[key] = {"key": key, "kind": kind, "number": number, "title": title, "body": body}
+        work[lang] = (folder, keys, members, new, joined)
+    total = sum(len(w[3]) for w in work.values())
+    for lang, (folder, keys, members, new, joined) in work.items():
+        if not os.path.exists(folder) or new:
+            written = _write(folder, lang, keys, new, written, total, progress)
+        for edition, own in joined.items():
+            members[edition] = array("I", sorted({keys[k] for k in own}))
+        _save(folder, KEYS, keys)
+        _save(folder, EDITION_DOCS, dict(sorted(members.items())))  # ids sort by date
+        _save_json(folder, STOP_WORDS, sorted(_stop_words(lang)))
     if progress:
         progress(total, total, "indexing")
-    return total
+    return written
 
 
-def _save_edition_docs(folder: str) -> None:
-    """Write each edition's document numbers, so a search in one edition needs no counting."""
-    import pickle
-    from array import array
-
+def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int, progress) -> int:
+    """Write the new documents into the index in `folder` (created if missing), record their
+    numbers in `keys`, and count their words into the index's vocabulary."""
     whoosh = _whoosh()
-    from whoosh import query as q
+    fresh = not os.path.exists(folder)
+    if fresh:
+        os.makedirs(folder)
+        ix = whoosh.index.create_in(folder, schema(lang))
+    else:
+        ix = whoosh.index.open_dir(folder)
+    before = ix.doc_count_all()
+    many = fresh and len(new) > 2000
+    writer = ix.writer(limitmb=128, procs=2, multisegment=True) if many else ix.writer()
+    vocab = _load_json(folder, VOCABULARY, {})
+    for doc in new.values():
+        doc["text"] = doc["body"]
+        if doc["title"] and doc["title"] != doc["body"]:
+            doc["body"] = doc["title"] + "\n" + doc["body"]
+        writer.add_document(**doc)
+        for w in _WORD.findall(fold(doc["body"])):
+            vocab[w] = vocab.get(w, 0) + 1
+        done += 1
+        if progress and done % 1000 == 0:
+            progress(done, total, "indexing")
+    # an index added to keeps its segments (and so its document numbers) as they are
+    if fresh:
+        writer.commit()
+    else:
+        writer.commit(merge=False)
+    with ix.searcher() as searcher:
+        reader = searcher.reader()
+        # numbered afresh when written from scratch (the writing processes interleave them)
+        for docnum in range(0 if fresh else before, reader.doc_count_all()):
+            keys[reader.stored_fields(docnum)["key"]] = docnum
+    _save_json(folder, VOCABULARY, vocab)
+    return done
 
-    with whoosh.index.open_dir(folder).searcher() as searcher:
-        docs = {
-            e.decode(): array("I", sorted(searcher.docs_for_query(q.Term("editions", e))))
-            for e in searcher.lexicon("editions")
-        }
-    with open(os.path.join(folder, EDITION_DOCS), "wb") as f:
-        pickle.dump(docs, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+def _load(folder: str, name: str, default):
+    import pickle
+
+    try:
+        with open(os.path.join(folder, name), "rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        return default
+
+
+def _load_json(folder: str, name: str, default):
+    try:
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return default
+
+
+def _save(folder: str, name: str, data) -> None:
+    """Written whole, then renamed into place: never into a file another library shares."""
+    import pickle
+
+    tmp = os.path.join(folder, f".{name}.tmp")
+    with open(tmp, "wb") as f:
+        pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, os.path.join(folder, name))
+
+
+def _save_json(folder: str, name: str, data) -> None:
+    tmp = os.path.join(folder, f".{name}.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False)
+    os.replace(tmp, os.path.join(folder, name))
 
 
 # --------------------------------------------------------------------------- searching
@@ -367,12 +419,7 @@ class Index:
         if key not in self._scopes:
             docs = None
             if editions:
-                import pickle
-
-                if self._edition_docs is None:
-                    with open(os.path.join(self.folder, EDITION_DOCS), "rb") as f:
-                        self._edition_docs = pickle.load(f)
-                docs = set().union(*(self._edition_docs.get(e, ()) for e in editions))
+                docs = set().union(*(self.edition_docs.get(e, ()) for e in editions))
             if prefix:
                 under = set(self.searcher.docs_for_query(_at_or_below(prefix)))
                 docs = under if docs is None else docs & under
@@ -417,9 +464,26 @@ class Index:
         cleaned = parsed.accept(drop_stop_words).normalize()
         return parsed if cleaned is q.NullQuery else cleaned
 
+    def _editions_of(self, docnum: int) -> tuple[str, ...]:
+        """The editions a document is in, oldest first."""
+        from bisect import bisect_left
+
+        found = []
+        for edition, docs in self.edition_docs.items():
+            i = bisect_left(docs, docnum)
+            if i < len(docs) and docs[i] == docnum:
+                found.append(edition)
+        return tuple(found)
+
+    @property
+    def edition_docs(self) -> dict:
+        if self._edition_docs is None:
+            self._edition_docs = _load(self.folder, EDITION_DOCS, {})
+        return self._edition_docs
+
     def _hit(self, hit, scope: tuple[str, ...] | None) -> Hit:
         stored = hit.fields()
-        all_editions = tuple(stored["editions"].split())
+        all_editions = self._editions_of(hit.docnum)
         in_scope = [e for e in all_editions if not scope or e in scope] or list(all_editions)
         return Hit(
             number=stored.get("number", ""),

@@ -1,9 +1,10 @@
 """What a built library holds and how it is queried: editions, entries, glossary, citations.
 
-One SQLite file. `write` parses the sources into it (`crlookup.store` decides when and
-makes it atomic); `Library` answers lookups by number, subtrees, who-cites-what and exports
-without parsing anything again, and opens the cards built beside it (`Library.cards`,
-crlookup.cards), or says why there are none.
+One SQLite file, written by the build's stages (crlookup.editions writes the editions,
+crlookup.align the alignments; crlookup.store runs them and makes a build atomic).
+`Library` answers lookups by number, subtrees, who-cites-what and exports without parsing
+anything again, and opens the cards built beside it (`Library.cards`, crlookup.cards), or
+says why there are none. Nothing here writes the database.
 """
 
 from __future__ import annotations
@@ -12,41 +13,11 @@ import json
 import os
 import sqlite3
 from datetime import date
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import Iterator, NamedTuple
 
 from crlookup import numbers
 from crlookup.i18n import _
-from crlookup.model import Edition, GlossaryEntry, Reference, Rule, Source, fold
-
-if TYPE_CHECKING:
-    from pathlib import Path
-
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE editions (
-    id TEXT PRIMARY KEY, seq INTEGER, lang TEXT, date TEXT, title TEXT, source TEXT,
-    partial INTEGER, counts TEXT, notes TEXT);
-CREATE TABLE entries (
-    edition TEXT, number TEXT, seq INTEGER, sort TEXT, kind TEXT, title TEXT, text TEXT,
-    examples TEXT, refs TEXT, cards TEXT, translations TEXT, file TEXT, line INTEGER,
-    PRIMARY KEY (edition, number)) WITHOUT ROWID;
-CREATE INDEX entries_sort ON entries (edition, sort);
-CREATE TABLE glossary (
-    edition TEXT, seq INTEGER, term TEXT, definition TEXT, headwords TEXT, see TEXT,
-    obsolete INTEGER, english TEXT, unofficial INTEGER, refs TEXT, translations TEXT,
-    file TEXT, line INTEGER, PRIMARY KEY (edition, seq)) WITHOUT ROWID;
-CREATE TABLE aligned (
-    old_edition TEXT, new_edition TEXT, kind TEXT, old TEXT, new TEXT, similarity REAL,
-    words_added INTEGER, words_removed INTEGER, refs_only INTEGER, typography INTEGER);
-CREATE INDEX aligned_new ON aligned (new_edition, new);
-CREATE INDEX aligned_old ON aligned (old_edition, old);
-CREATE TABLE names (edition TEXT, name TEXT, kind TEXT, ref TEXT);
-CREATE INDEX names_name ON names (edition, name);
-CREATE TABLE cites (edition TEXT, source TEXT, target TEXT, target_sort TEXT);
-CREATE INDEX cites_target ON cites (edition, target_sort);
-CREATE INDEX cites_source ON cites (edition, source);
-"""
-
+from crlookup.model import GlossaryEntry, Reference, Rule, Source
 
 #: Sections whose rules are named keyword actions and abilities (502: before July 2009).
 KEYWORD_SECTIONS = ("701", "702", "502")
@@ -76,6 +47,13 @@ class EditionInfo(NamedTuple):
     partial: bool
     counts: dict
     notes: tuple[str, ...]
+    format: str = ""  # of its source file (crlookup.sources.FORMATS)
+    origin: str = ""  # "shipped", or "user" for an edition the user ingested
+
+    @property
+    def official(self) -> bool:
+        """Wizards' own text file, as published (not a conversion, a scrape or a translation)."""
+        return self.format in ("text", "archive")
 
     def to_dict(self) -> dict:
         return {
@@ -84,6 +62,9 @@ class EditionInfo(NamedTuple):
             "date": self.date.isoformat(),
             "title": self.title,
             "source": self.source,
+            "format": self.format,
+            "official": self.official,
+            "origin": self.origin,
             "partial": self.partial,
             "counts": self.counts,
         }
@@ -142,197 +123,11 @@ def keep(library_path: str, folder: str, name: str, data) -> None:
         pass
 
 
-# --------------------------------------------------------------------------- writing
-
-
-def counts(edition: Edition) -> dict:
-    kinds = {k: 0 for k in ("chapter", "section", "rule", "subrule")}
-    for r in edition.rules:
-        kinds[r.kind] += 1
-    refs = [ref for r in edition.rules for ref in r.refs] + [
-        ref for g in edition.glossary for ref in g.refs
-    ]
-    return {
-        "chapters": kinds["chapter"],
-        "sections": kinds["section"],
-        "rules": kinds["rule"],
-        "subrules": kinds["subrule"],
-        "examples": sum(len(r.examples) for r in edition.rules),
-        "glossary": len(edition.glossary),
-        "refs": len(refs),
-        "refs_resolved": sum(1 for ref in refs if ref.resolved),
-    }
-
-
-def _refs_json(refs: tuple[Reference, ...]) -> str:
-    return json.dumps([[r.text, r.first, r.last, list(r.targets)] for r in refs], ensure_ascii=False)
+# --------------------------------------------------------------------------- reading
 
 
 def _refs_load(text: str) -> tuple[Reference, ...]:
     return tuple(Reference(t, f, last, tuple(targets)) for t, f, last, targets in json.loads(text))
-
-
-def apply_options(edition: Edition, options: dict) -> Edition:
-    """A user's --id/--lang/--date for an ingested edition."""
-    changes = {}
-    if options.get("lang"):
-        changes["lang"] = options["lang"]
-    if options.get("date"):
-        changes["date"] = date.fromisoformat(options["date"])
-    if options.get("id"):
-        changes["given_id"] = options["id"]
-    return edition._replace(**changes)
-
-
-def parse(files, progress=None, cache: tuple[str, list[str]] | None = None) -> list[Edition]:
-    """Every edition of the given source files, with cross-references resolved.
-
-    Sources are parsed in parallel, one process per core. `cache` is a directory and one key
-    per file (its content digest and the crlookup version): a file parsed before is loaded
-    from there instead, which keeps a rebuild after `ingest` to the new file's parse.
-    """
-    import pickle
-
-    results: list[list[Edition] | None] = [None] * len(files)
-    paths = [None] * len(files)
-    if cache:
-        folder, keys = cache
-        os.makedirs(folder, exist_ok=True)
-        paths = [os.path.join(folder, f"{key}.pickle") for key in keys]
-        for i, path in enumerate(paths):
-            try:
-                with open(path, "rb") as f:
-                    results[i] = pickle.load(f)
-            except (OSError, pickle.PickleError, EOFError, AttributeError, ImportError):
-                pass
-    todo = [i for i, r in enumerate(results) if r is None]
-    done = len(files) - len(todo)
-
-    def report(i: int) -> None:
-        nonlocal done
-        done += 1
-        if progress:
-            progress(done, len(files), files[i].name)
-
-    if progress:
-        progress(done, len(files), files[todo[0]].name if todo else "")
-    workers = min(len(todo), os.cpu_count() or 1)
-    if workers > 1:
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_parse_one, files[i].path, files[i].format): i for i in todo}
-            for future in as_completed(futures):
-                results[futures[future]] = future.result()
-                report(futures[future])
-    else:
-        for i in todo:
-            results[i] = _parse_one(files[i].path, files[i].format)
-            report(i)
-    for i in todo:
-        if paths[i]:
-            tmp = f"{paths[i]}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                pickle.dump(results[i], f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, paths[i])
-    return [apply_options(e, f.options or {}) for f, found in zip(files, results) for e in found]
-
-
-def _parse_one(path: str, fmt: str) -> list[Edition]:
-    from crlookup import refs, sources
-    from crlookup.sources import glossary
-
-    return [refs.link(glossary.distinct_headwords(e)) for e in sources.read(path, None, fmt)]
-
-
-def write(db_path: Path, files, stamp: dict, progress=None, cache=None) -> list[Edition]:
-    """Parse the sources and write them into a new database at `db_path`."""
-    editions = parse(files, progress, cache)
-    seen: dict[str, str] = {}
-    for e in editions:
-        if e.id in seen:
-            from crlookup.store import LibraryError
-
-            raise LibraryError(f"edition {e.id} comes from both {seen[e.id]} and {e.source}")
-        seen[e.id] = e.source
-    if progress:
-        progress(len(files), len(files), "writing the library")
-    db = sqlite3.connect(db_path)
-    with db:
-        db.executescript(_SCHEMA)
-        db.execute("INSERT INTO meta VALUES ('stamp', ?)", (json.dumps(stamp),))
-        for seq, e in enumerate(editions):
-            _insert(db, seq, e)
-    db.execute("PRAGMA optimize")
-    db.close()
-    return editions
-
-
-def write_meta(db_path, key: str, value) -> None:
-    """Record `value` (as JSON) under `key` in the library's meta table."""
-    db = sqlite3.connect(db_path)
-    with db:
-        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
-    db.close()
-
-
-def write_alignments(db_path, rows: list[tuple]) -> None:
-    db = sqlite3.connect(db_path)
-    with db:
-        db.executemany("INSERT INTO aligned VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
-    db.close()
-
-
-def _insert(db: sqlite3.Connection, seq: int, e: Edition) -> None:
-    db.execute(
-        "INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?)",
-        (e.id, seq, e.lang, e.date.isoformat(), e.title, e.source, int(e.partial),
-         json.dumps(counts(e)), json.dumps(list(e.notes), ensure_ascii=False)),
-    )
-    db.executemany(
-        "INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (e.id, r.number, i, sort_string(r.number), r.kind, r.title, r.text,
-             json.dumps(list(r.examples), ensure_ascii=False), _refs_json(r.refs),
-             json.dumps(list(r.cards), ensure_ascii=False),
-             json.dumps([list(t) for t in r.translations], ensure_ascii=False),
-             r.source.file, r.source.line)
-            for i, r in enumerate(e.rules)
-        ],
-    )
-    db.executemany(
-        "INSERT INTO glossary VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (e.id, i, g.term, g.definition, json.dumps(list(g.headwords), ensure_ascii=False),
-             g.see, int(g.obsolete), g.english, int(g.unofficial), _refs_json(g.refs),
-             json.dumps([list(t) for t in g.translations], ensure_ascii=False),
-             g.source.file, g.source.line)
-            for i, g in enumerate(e.glossary)
-        ],
-    )
-    # the names `define` finds: every headword of the glossary, and keyword rule titles
-    names = {
-        (fold(name), "glossary", str(i))
-        for i, g in enumerate(e.glossary)
-        for name in {*g.headwords, g.term, g.english} - {""}
-    }
-    names |= {
-        (fold(r.title), "rule", r.number)
-        for r in e.rules
-        if r.kind == "rule" and r.title and r.number.split(".")[0] in KEYWORD_SECTIONS
-    }
-    db.executemany("INSERT INTO names VALUES (?,?,?,?)", [(e.id, *n) for n in sorted(names)])
-    cites = {
-        (r.number, t) for r in e.rules for ref in r.refs for t in ref.targets if t != r.number
-    }
-    cites |= {(f"glossary:{g.term}", t) for g in e.glossary for ref in g.refs for t in ref.targets}
-    db.executemany(
-        "INSERT INTO cites VALUES (?,?,?,?)",
-        [(e.id, s, t, sort_string(t)) for s, t in sorted(cites)],
-    )
-
-
-# --------------------------------------------------------------------------- reading
 
 
 def _rule(row: sqlite3.Row) -> Rule:
@@ -371,11 +166,18 @@ class Library:
         self.path = path
         self.db = db
         self._cards = None
+        self._editions: list[EditionInfo] | None = None
 
     def close(self) -> None:
         self.db.close()
         if self._cards is not None:
             self._cards.close()
+
+    @property
+    def pending(self) -> int:
+        """How many editions are still to be added to this library (after a first build that
+        put the newest in first); 0 when it is complete."""
+        return (self.meta("stamp") or {}).get("pending", 0)
 
     def meta(self, key: str):
         """What the build recorded under `key` (JSON), or None."""
@@ -412,14 +214,18 @@ class Library:
     # editions -----------------------------------------------------------------
 
     def editions(self) -> list[EditionInfo]:
-        rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, id").fetchall()
-        return [
-            EditionInfo(
-                r["id"], r["lang"], date.fromisoformat(r["date"]), r["title"], r["source"],
-                bool(r["partial"]), json.loads(r["counts"]), tuple(json.loads(r["notes"])),
-            )
-            for r in rows
-        ]
+        """Every edition, in the order they took effect (for one date: complete ones first)."""
+        if self._editions is None:
+            rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, partial, id")
+            self._editions = [
+                EditionInfo(
+                    r["id"], r["lang"], date.fromisoformat(r["date"]), r["title"], r["source"],
+                    bool(r["partial"]), json.loads(r["counts"]), tuple(json.loads(r["notes"])),
+                    r["format"], r["origin"],
+                )
+                for r in rows
+            ]
+        return self._editions
 
     def edition(self, edition_id: str | None = None, lang: str | None = None) -> EditionInfo:
         """The named edition, or the newest complete one of `lang` (English by default)."""
@@ -444,10 +250,19 @@ class Library:
     # entries ------------------------------------------------------------------
 
     def get(self, edition: str, number: str) -> Rule | None:
+        """The entry of that number (the first, where Wizards printed the number twice)."""
         row = self.db.execute(
-            "SELECT * FROM entries WHERE edition = ? AND number = ?", (edition, number)
+            "SELECT * FROM entries WHERE edition = ? AND number = ? AND twin = 0", (edition, number)
         ).fetchone()
         return _rule(row) if row else None
+
+    def twins(self, edition: str, number: str) -> list[Rule]:
+        """Every entry printed with that number, in document order: one, except where the
+        edition has a numbering slip (2024-09-17's two 702.175a)."""
+        rows = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND number = ? ORDER BY twin", (edition, number)
+        ).fetchall()
+        return [_rule(r) for r in rows]
 
     def subtree(self, edition: str, number: str) -> list[Rule]:
         """The entry's descendants in document order (not the entry itself)."""
@@ -481,7 +296,7 @@ class Library:
         """The newest edition of `lang` that has a glossary."""
         row = self.db.execute(
             "SELECT e.id FROM editions e WHERE e.lang = ? AND EXISTS "
-            "(SELECT 1 FROM glossary g WHERE g.edition = e.id) ORDER BY e.date DESC LIMIT 1",
+            "(SELECT 1 FROM gloss g WHERE g.edition = e.id) ORDER BY e.date DESC LIMIT 1",
             (lang,),
         ).fetchone()
         if row is None:
@@ -516,24 +331,14 @@ class Library:
 
     def keyword_titles(self, edition: str) -> list[Rule]:
         rows = self.db.execute(
-            "SELECT * FROM entries e JOIN names n ON n.edition = e.edition AND n.ref = e.number "
-            "WHERE e.edition = ? AND n.kind = 'rule'", (edition,),
+            "SELECT * FROM entries WHERE edition = ? AND twin = 0 AND number IN "
+            "(SELECT ref FROM names WHERE edition = ? AND kind = 'rule')", (edition, edition),
         )
         return [_rule(r) for r in rows]
 
-    def aligned(self, old: str, new: str) -> list | None:
-        """The stored alignment of two editions (consecutive ones), or None if not stored."""
-        from crlookup.align import Match
-
-        rows = self.db.execute(
-            "SELECT kind, old, new, similarity, words_added, words_removed, refs_only, typography "
-            "FROM aligned WHERE old_edition = ? AND new_edition = ?", (old, new),
-        ).fetchall()
-        return [Match(*r[:6], bool(r[6]), bool(r[7])) for r in rows] or None
-
     def alignment_pairs(self) -> list[tuple[str, str]]:
-        rows = self.db.execute("SELECT DISTINCT old_edition, new_edition FROM aligned")
-        return [tuple(r) for r in rows]
+        """The pairs of editions the build aligned (crlookup.align.chain)."""
+        return [tuple(r) for r in self.db.execute("SELECT old_edition, new_edition FROM chain")]
 
     def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
         """(entry number or "glossary:Term", reference) for every reference naming nothing."""
@@ -546,17 +351,21 @@ class Library:
 
     def numbers(self, edition: str) -> list[str]:
         rows = self.db.execute(
-            "SELECT number FROM entries WHERE edition = ? ORDER BY seq", (edition,)
+            "SELECT number FROM entry WHERE edition = ? ORDER BY seq", (edition,)
         )
         return [r[0] for r in rows]
 
     def cited_by(self, edition: str, number: str) -> list[str]:
         """Entries (and "glossary:Term"s) citing this entry or anything below it."""
         s = sort_string(number)
+        where = "(c.target_sort = ? OR (c.target_sort > ? AND c.target_sort < ?))"
         rows = self.db.execute(
-            "SELECT DISTINCT source FROM cites WHERE edition = ? AND "
-            "(target_sort = ? OR (target_sort > ? AND target_sort < ?))",
-            (edition, s, s + ".", s + "/"),
+            "SELECT DISTINCT e.number FROM cites c JOIN entry e "
+            f"ON e.content = c.content AND e.edition = ? WHERE {where} AND c.target != e.number "
+            "UNION SELECT DISTINCT 'glossary:' || t.term FROM gloss_cites c "
+            "JOIN gloss g ON g.content = c.content AND g.edition = ? "
+            f"JOIN gloss_texts t ON t.id = g.content WHERE {where}",
+            (edition, s, s + ".", s + "/", edition, s, s + ".", s + "/"),
         ).fetchall()
         own = {number} | {r.number for r in self.subtree(edition, number)}
         found = [r[0] for r in rows if r[0] not in own]
@@ -567,9 +376,9 @@ class Library:
         """What an entry and the entries below it cite, outside itself, in numeric order."""
         s = sort_string(number)
         rows = self.db.execute(
-            "SELECT DISTINCT c.target FROM cites c JOIN entries e "
-            "ON e.edition = c.edition AND e.number = c.source "
-            "WHERE c.edition = ? AND (e.sort = ? OR (e.sort > ? AND e.sort < ?))",
+            "SELECT DISTINCT c.target FROM entry e JOIN cites c ON c.content = e.content "
+            "WHERE e.edition = ? AND (e.sort = ? OR (e.sort > ? AND e.sort < ?)) "
+            "AND c.target != e.number",
             (edition, s, s + ".", s + "/"),
         ).fetchall()
         own = {number} | {r.number for r in self.subtree(edition, number)}

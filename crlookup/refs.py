@@ -29,6 +29,7 @@ _ITEM_RE = re.compile(
 )
 _BARE = re.compile(rf"(?<![\d.\w]){_ITEM}", re.I)
 _BARE_NUMBER = re.compile(r"^\d{3}\.\d+")
+_DIGIT = re.compile(r"\d")
 
 
 def find(text: str) -> list[Reference]:
@@ -48,6 +49,8 @@ def blank(text: str) -> str:
 
 def _spans(text: str) -> list[tuple[int, int, Reference]]:
     """The cross-references in a text with where each is written, in order of appearance."""
+    if not _DIGIT.search(text):  # most texts cite nothing: no number, no reference
+        return []
     found: list[tuple[int, int, Reference]] = []
     taken: list[tuple[int, int]] = []
     for m in _CITED_LIST.finditer(text):

@@ -452,19 +452,32 @@ def marked(snippet: str) -> Text:
     return t
 
 
+#: how `editions` names the kind of source of an edition (its format)
+SOURCE_KINDS = {
+    "archive": N_("official"), "text": N_("official"), "flat": N_("flat text"),
+    "webpage": N_("web page"), "po": N_("gettext"), "markdown": N_("Markdown"),
+    "scraped_json": N_("scraped"),
+}
+
+
 def editions_table(editions: list[EditionInfo]):
-    """One row per edition: its id (language and effective date) over its source file."""
+    """One line per edition, in the order they took effect: its id, the date it took effect,
+    what kind of source it comes from, and its counts (fits 100 columns)."""
     from rich.table import Table
 
     table = Table(
         box=None, header_style="bold", pad_edge=False, collapse_padding=True,
         caption_justify="left", caption_style="dim",
-        caption=_("sect: sections · sub: subrules · ex: examples · gloss: glossary terms · "
-                  "refs: cross-references resolved/total"),
+        caption=_("effective: the date the text states · sect: sections · sub: subrules · "
+                  "ex: examples · gloss: glossary terms · refs: cross-references "
+                  "resolved/total · --json names each source file"),
     )
-    table.add_column(_("edition · source"), no_wrap=True)
+    # at 100 columns every edition is one line; narrower, the source wraps, never the numbers
+    table.add_column(_("edition"), no_wrap=True, min_width=max((len(e.id) for e in editions), default=13))
+    table.add_column(_("effective"), no_wrap=True, min_width=12)
+    table.add_column(_("source"))
     for name in (_("sect"), _("rules"), _("sub"), _("ex"), _("gloss"), _("refs")):
-        table.add_column(name, justify="right", no_wrap=True)
+        table.add_column(name, justify="right", no_wrap=True, min_width=len(name))
     from babel.dates import format_date
 
     from crlookup.i18n import language
@@ -472,12 +485,16 @@ def editions_table(editions: list[EditionInfo]):
     for e in editions:
         c = e.counts
         head = Text(e.id, "bold")
+        day = format_date(e.date, format="medium", locale=language())
+        kind = Text(_(SOURCE_KINDS.get(e.format, e.format)), "" if e.official else STYLES["muted"])
+        if e.origin == "user":
+            kind.append(" " + _("(yours)"), "green")
         if e.partial:
-            head.append(" " + _("(partial)"), "yellow")
-        head.append("  " + format_date(e.date, format="long", locale=language()), STYLES["muted"])
-        head.append("\n" + e.source, STYLES["muted"])
+            kind.append(" " + _("(partial)"), "yellow")
         table.add_row(
             head,
+            Text(day, STYLES["muted"] if e.id.endswith(e.date.isoformat()) else "yellow"),
+            kind,
             str(c["sections"]),
             str(c["rules"]),
             str(c["subrules"]),
@@ -506,8 +523,18 @@ def word_diff_text(old: str, new: str) -> Text:
     """Changed text word by word: deletions struck through in red, insertions green."""
     from crlookup.align import word_diff
 
+    return diff_text(word_diff(old, new))
+
+
+def diff_text(ops, context: int | None = None) -> Text:
+    """A word diff (crlookup.align.word_diff) as text: removed words [-struck through-] in
+    red, {+inserted ones+} green (the marks show the change without colour too). With
+    `context`, unchanged words further than that from a change are left out ("…")."""
     out = Text()
-    for op, words in word_diff(old, new):
+    ops = list(ops)
+    for i, (op, words) in enumerate(ops):
+        if context is not None and op == "=":
+            words = _around(words.split(), context, first=i == 0, last=i == len(ops) - 1)
         if out:
             out.append(" ")
         if op == "-":
@@ -517,6 +544,15 @@ def word_diff_text(old: str, new: str) -> Text:
         else:
             out.append(words)
     return out
+
+
+def _around(words: list[str], context: int, first: bool, last: bool) -> str:
+    """Unchanged words between changes: `context` of them next to each change."""
+    head = [] if first else words[:context]
+    tail = [] if last else words[-context:]
+    if len(words) <= len(head) + len(tail) + 1:
+        return " ".join(words)
+    return " ".join([*head, "…", *tail])
 
 
 class DiffView:
@@ -587,32 +623,72 @@ class DiffSummaryView:
                      "spacing").format(count=self.counts["typography_only"]), STYLES["muted"])
 
 
-class HistoryView:
-    """A rule's timeline: its number in each edition and what changed, oldest first."""
+class TwinView:
+    """Another entry printed with the number just shown: a numbering slip in Wizards' text."""
 
-    def __init__(self, lib, rule: Rule, steps):
-        self.lib, self.rule, self.steps = lib, rule, steps
+    def __init__(self, edition: str, rule: Rule, terms=None):
+        self.edition, self.rule, self.terms = edition, rule, terms
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield Text("")
+        yield Text(_("{edition} prints {number} twice (a numbering slip in Wizards' text); "
+                     "the other entry:").format(edition=self.edition, number=self.rule.number),
+                   "yellow")
+        yield RuleView(self.edition, self.rule, [], terms=self.terms)
+
+
+class HistoryView:
+    """A rule's timeline (crlookup.history.timeline), in the order the editions took effect.
+
+    By default, its story: where it first appears, each edition where its words changed (the
+    changed words marked), each renumbering, its removal, and the edition it is in now;
+    editions where nothing changed are counted, not listed, and partial editions and
+    conversions of an official edition are left out. `every` lists every edition.
+    """
+
+    def __init__(self, rule: Rule, steps, every: bool = False):
+        self.rule, self.steps, self.every = rule, steps, every
+
+    def _what(self, i: int, s) -> str:
+        moved = s.previous and s.number and s.previous[1] != s.number
+        what = {
+            "added": _("first appears") if i == 0 else _("added"), "removed": _("removed"),
+            "unchanged": _("unchanged"), "changed": _("changed"),
+            "moved": _("renumbered from {number}").format(number=s.previous[1]) if moved else _("moved"),
+            "split": _("split from {number}").format(number=s.previous[1]) if s.previous else _("split"),
+            "merged": _("merged"),
+        }.get(s.change, s.change)
+        if s.typography:
+            what += " " + _("(quotes and spacing only)")
+        elif s.refs_only:
+            what += " " + _("(cross-reference numbers only)")
+        elif s.words_added or s.words_removed:
+            what += f" (+{s.words_added} −{s.words_removed})"
+        return what
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        for i, s in enumerate(self.steps):
-            what = {
-                "added": _("first appears") if i == 0 else _("added"), "removed": _("gone"),
-                "unchanged": _("unchanged"), "changed": _("changed"), "moved": _("moved"),
-                "split": _("split"), "merged": _("merged"),
-            }.get(s.change, s.change)
-            if s.typography:
-                what += " " + _("(quotes and spacing only)")
-            elif s.refs_only:
-                what += " " + _("(cross-reference numbers only)")
-            line = styled((f"{s.edition}  ", STYLES["muted"]), (s.number or "—", STYLES["number"]),
-                          (f"  {what}", ""))
-            yield line
-            if s.change in ("changed", "moved") and s.previous and (s.words_added or s.words_removed):
-                a = self.lib.get(s.previous[0], s.previous[1])
-                b = self.lib.get(s.edition, s.number)
-                if a and b and not s.typography and not s.refs_only:
-                    yield from hanging(word_diff_text(full_text(a), full_text(b)), 4, width)
+        shown = list(enumerate(self.steps)) if self.every else [
+            (i, s) for i, s in enumerate(self.steps) if s.main
+        ]
+        quiet = 0
+        last = len(shown) - 1
+        for k, (i, s) in enumerate(shown):
+            if not self.every and not (s.noteworthy or k == 0 or k == last):
+                quiet += 1
+                continue
+            if quiet:
+                yield Text("    " + ngettext("… its words unchanged in {count} edition",
+                                              "… its words unchanged in {count} editions",
+                                              quiet).format(count=quiet), STYLES["muted"])
+                quiet = 0
+            what = self._what(i, s)
+            if k == last and not s.noteworthy and s.number:
+                what = _("in force")
+            yield styled((f"{s.date}  ", STYLES["muted"]), (f"{s.edition:<22}", ""),
+                         (s.number or "—", STYLES["number"]), (f"  {what}", ""))
+            if s.diff:
+                yield from hanging(diff_text(s.diff, context=8), 4, width)
 
 
 class ParallelView:

@@ -34,7 +34,9 @@ from crlookup.library import Library
 if TYPE_CHECKING:
     from pathlib import Path
 
-SCHEMA = 2  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
+    from crlookup.model import Edition
+
+SCHEMA = 3  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
 DB = "library.sqlite"
 INDEX = "index"  # the full-text index (crlookup.index), beside the database
 CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
@@ -63,8 +65,9 @@ def home() -> str:
 
 
 def data_dir() -> str:
-    """The sources a library is built from: the shipped ones (`package_data`)."""
-    return package_data()
+    """The sources a library is built from: the shipped ones (`package_data`), or the folder
+    `CRLOOKUP_DATA` names (with its own manifest.json)."""
+    return os.environ.get("CRLOOKUP_DATA") or package_data()
 
 
 def package_data() -> str:
@@ -191,8 +194,18 @@ def _same_contents(stamp: dict, files: list[SourceFile]) -> bool:
     return all(s["sha256"] == f.sha256() for s, f in zip(stamp["sources"], files))
 
 
+#: On first use, the archive's newest editions go into the library first (with every other
+#: source), so that the first command answers in seconds; the older ones are added right
+#: after, by a process of their own (`grow`), while the library is already in use.
+FIRST = 8
+
+
 def open_library(root: str | None = None, progress: Progress | None = None) -> Library:
-    """Open the current library, building it first if it is missing or stale."""
+    """Open the current library, building it first if it is missing or stale.
+
+    A library built with its older editions still to come (`Library.pending`) is used as it
+    is, and a process is started to add them unless one is at it already.
+    """
     root = root or home()
     files = source_files(root)
     path = current(root)
@@ -207,10 +220,53 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
             fresh = True  # touched but unchanged: remember the new times
             _restamp(path, stamp, files)
         if fresh:
+            if stamp.get("pending"):
+                _start_growing(root)
             return Library(path, db)
         db.close()
-    path = build(root, files, progress)
-    return Library(path, _connect(path))
+    path = build(root, files, progress, first=FIRST)
+    lib = Library(path, _connect(path))
+    if lib.pending:
+        _start_growing(root)
+    return lib
+
+
+def _start_growing(root: str) -> None:
+    """Start a process that adds the editions still to come (`grow`), unless a build is
+    running (it holds the lock, and will leave the library complete or be started again)."""
+    import subprocess
+
+    if _busy(root):
+        return
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", "crlookup.store", "grow", root],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True,
+        )
+
+
+def grow(root: str) -> str:
+    """Add the editions a first build left for later (the library stays in use meanwhile)."""
+    return build(root)
+
+
+def _busy(root: str) -> bool:
+    """Whether a build holds the library's lock right now."""
+    try:
+        import fcntl
+    except ImportError:
+        return False
+    try:
+        with open(os.path.join(root, ".lock"), "a+") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            return False
+    except OSError:
+        return True
 
 
 def _restamp(path: str, stamp: dict, files: list[SourceFile]) -> None:
@@ -239,27 +295,115 @@ def _locked(root: str) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def build(root: str, files: list[SourceFile] | None = None, progress: Progress | None = None) -> str:
-    """Build a new library from the sources and make it current; returns its path.
+class Unit(NamedTuple):
+    """What one edition or more are parsed from: a source file, or one member of an archive."""
 
+    file: SourceFile
+    member: str  # the archive member's name, "" for a whole file
+    key: str  # its content, format, name and options: recorded with the editions it gave
+    data: bytes | None = None  # an archive member's bytes (a whole file is read where parsed)
+
+
+def units(files: list[SourceFile]) -> list[Unit]:
+    """The units of the rules sources (an archive is one unit per member; cards are none)."""
+    import hashlib
+
+    from crlookup.sources import archive
+
+    out = []
+    for f in files:
+        if f.format == CARDS:
+            continue
+        options = json.dumps(f.options or {}, sort_keys=True)
+        tail = f"{f.format}-{hashlib.sha256((f.name + options).encode()).hexdigest()[:12]}"
+        if f.format == "archive":
+            found, _skipped = archive.members(f.path)
+            out += [
+                Unit(f, name, f"{hashlib.sha256(data).hexdigest()[:32]}-{name}-{tail}", data)
+                for name, data in found
+            ]
+        else:
+            out.append(Unit(f, "", f"{f.sha256()[:32]}-{tail}"))
+    return out
+
+
+def apply_options(edition: Edition, options: dict) -> Edition:
+    """A user's --id/--lang/--date for an ingested edition; `ids` renames editions of a
+    shipped source whose ids another source already has."""
+    from datetime import date
+
+    changes = {}
+    if options.get("lang"):
+        changes["lang"] = options["lang"]
+    if options.get("date"):
+        changes["date"] = date.fromisoformat(options["date"])
+    if options.get("id"):
+        changes["given_id"] = options["id"]
+    edition = edition._replace(**changes)
+    renamed = (options.get("ids") or {}).get(edition.id)
+    return edition._replace(given_id=renamed) if renamed else edition
+
+
+def parse_unit(unit: Unit) -> list[Edition]:
+    """The editions of one unit, cross-references resolved: what a parsing process runs."""
+    from crlookup import refs, sources
+    from crlookup.sources import archive, glossary
+
+    if unit.member:
+        found = [archive.read_member(unit.file.name, unit.member, unit.data)]
+    else:
+        found = sources.read(unit.file.path, None, unit.file.format)
+    return [
+        apply_options(refs.link(glossary.distinct_headwords(e)), unit.file.options or {})
+        for e in found
+    ]
+
+
+def _parse(todo: list[Unit], progress: Progress | None, pool):
+    """Parse the units (in the pool's processes when there are several); yields each edition
+    with what the library records of its source, in the units' order, as they are ready."""
+    futures = [pool.submit(parse_unit, u) for u in todo] if pool is not None and len(todo) > 1 else None
+    for i, u in enumerate(todo):
+        found = futures[i].result() if futures else parse_unit(u)
+        if progress:
+            progress(i + 1, len(todo), u.member or u.file.name)
+        for e in found:
+            yield e, {"format": u.file.format, "origin": u.file.origin, "unit": u.key}
+
+
+def build(root: str, files: list[SourceFile] | None = None, progress: Progress | None = None,
+          first: int | None = None) -> str:
+    """Bring the library up to date with the sources and make it current; returns its path.
+
+    The build is a pipeline of stages, each a module of its own, each run for the editions
+    that are new: sources (crlookup.sources: parse) -> editions (crlookup.editions: the
+    database) -> index (crlookup.index) -> alignments (crlookup.align) -> lexicons
+    (crlookup.ask.build), with the cards beside them. When the current library was built by
+    this version from sources that are all still there, unchanged, the new library starts as
+    a copy of it (its files linked, not copied, where they are never written again) and only
+    the new sources' editions go through the stages: adding an edition takes seconds. Any
+    other change (a source removed or changed, the card file, the version) builds it anew.
+    With `first`, a library built anew takes only the newest `first` editions of an archive
+    now (it records how many are still to come, `pending`); the next build adds them.
+
+    The new library is written beside the current one and replaces it in one rename.
     Raises `crlookup.sources.SourceError` for a source that cannot be read and
     `LibraryError` for anything else; in both cases the previous library stays current.
     """
-    import hashlib
     import time
     import uuid
     from pathlib import Path
-
-    from crlookup import index
 
     files = source_files(root) if files is None else files
     root_path = Path(root)
     with _locked(root):
         path = current(root)
+        base_stamp = {}
         if path is not None:  # another process may have built it while we waited
             with contextlib.closing(_connect(path)) as db:
                 with contextlib.suppress(sqlite3.DatabaseError):
-                    if _is_fresh(_stamp(db), files):
+                    base_stamp = _stamp(db)
+                    if _is_fresh(base_stamp, files) and (first or not base_stamp.get("pending")):
                         return path
         _sweep(root_path)
         tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -280,50 +424,9 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                     for f in files
                 ],
             }
-            # a parse depends on the bytes, the format and the file's name (the edition's
-            # source, and the date of sources that state none)
-            keys = [
-                f"{s['sha256'][:32]}-{f.format}-"
-                f"{hashlib.sha256(f.name.encode()).hexdigest()[:12]}-{__version__}-{SCHEMA}"
-                for s, f in zip(stamp["sources"], files)
-            ]
-            rules = [(f, k) for f, k in zip(files, keys) if f.format != CARDS]
-            cards = [(f, s["sha256"]) for f, s in zip(files, stamp["sources"]) if f.format == CARDS]
-            editions = library.write(
-                tmp / DB, [f for f, _k in rules], stamp, _stage(progress, 0, 30),
-                (str(root_path / "parsed"), [k for _f, k in rules]),
-            )
-            # the alignments `history` follows are computed beside the index build
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            from crlookup import align
-
-            from crlookup.ask import build as ask_build
-
-            # what `ask` reads questions against: the newest edition of each language
-            newest = {e.lang: e for e in sorted(editions, key=lambda e: (not e.partial, e.date))}
-            # fresh processes, not forks: a process that has run the embedding model (its
-            # OpenMP threads) cannot fork a child that runs it again (the child hangs)
-            spawn = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=2, mp_context=spawn) as pool:
-                aligning = pool.submit(align.build_chain, str(tmp / DB))
-                lexicons = pool.submit(
-                    ask_build.build_lexicons, str(tmp),
-                    [e.id for e in newest.values() if e.lang in ask_build.LANGS],
-                )
-                carding = [
-                    pool.submit(build_cards, f.path, sha, str(tmp), str(root_path / "parsed"))
-                    for f, sha in cards
-                ]
-                index.build(str(tmp / INDEX), editions, _stage(progress, 30, 65))
-                rows = aligning.result()
-                lexicons.result()
-                card_status = [c.result() for c in carding]
-            library.write_alignments(tmp / DB, rows)
-            library.write_meta(tmp / DB, "cards", card_status[0] if card_status else {})
-            if progress:
-                progress(100, 100, "done")
+            wanted = units(files)
+            base = path if _can_grow(path, base_stamp, stamp, files, wanted) else None
+            _run(tmp, root_path, files, wanted, stamp, base, progress, first)
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             os.rename(tmp, final)
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
@@ -333,14 +436,139 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
             _sweep(root_path)
             raise
         _sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
-        for cached in (root_path / "parsed").glob("*.pickle"):
-            if cached.stem not in keys:  # parses of sources no longer in the library
-                cached.unlink(missing_ok=True)
-        in_use = {_cards_cache_name(sha) for _f, sha in cards}
-        for cached in (root_path / "parsed").glob("cards-*.sqlite"):
-            if cached.name not in in_use:  # card databases of card files no longer shipped
+        cards = {_cards_cache_name(s["sha256"]) for s, f in zip(stamp["sources"], files) if f.format == CARDS}
+        for cached in (root_path / "parsed").glob("*"):
+            if cached.name not in cards:  # card databases of card files no longer shipped
                 cached.unlink(missing_ok=True)
         return str(final)
+
+
+def _can_grow(path: str | None, base: dict, stamp: dict, files: list[SourceFile],
+              wanted: list[Unit]) -> bool:
+    """Whether the library at `path` can be the start of the new one: same version and
+    schema, the same card file, and every unit it was built from (a source file, an archive
+    member) still there, unchanged."""
+    if path is None or base.get("version") != __version__ or base.get("schema") != SCHEMA:
+        return False
+    cards = {f.name for f in files if f.format == CARDS}
+
+    def card_files(sources: list[dict]) -> set:
+        return {(s["file"], s["sha256"]) for s in sources if s["file"] in cards}
+
+    if card_files(base.get("sources", [])) != card_files(stamp["sources"]):
+        return False
+    try:
+        with contextlib.closing(_connect(path)) as db:
+            built = {r[0] for r in db.execute("SELECT DISTINCT unit FROM editions")}
+    except sqlite3.DatabaseError:
+        return False
+    return built <= {u.key for u in wanted}
+
+
+def _clone(base: str, tmp) -> None:
+    """The library at `base` as the start of a new one at `tmp`: the database copied (it is
+    written to), every other file linked (never written in place: stages replace files)."""
+    import shutil
+
+    for folder, _dirs, names in os.walk(base):
+        target = os.path.join(tmp, os.path.relpath(folder, base))
+        os.makedirs(target, exist_ok=True)
+        for name in names:
+            src, dst = os.path.join(folder, name), os.path.join(target, name)
+            if name == DB:
+                shutil.copyfile(src, dst)
+                continue
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+
+
+def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | None,
+         progress: Progress | None, first: int | None = None) -> None:
+    """The stages of a build into `tmp`, starting from the library at `base` if given; with
+    `first`, of an archive's members only the newest `first` (the rest recorded as pending)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from crlookup import align, editions, index
+    from crlookup.ask import build as ask_build
+
+    db_path = str(tmp / DB)
+    if progress:
+        progress(0, 100, "reading the sources")
+    if base:
+        _clone(base, tmp)
+        editions.write_meta(db_path, "stamp", stamp)
+        with contextlib.closing(_connect(base)) as db:
+            known = {r[0] for r in db.execute("SELECT DISTINCT unit FROM editions")}
+            ids = {r[0]: r[1] for r in db.execute("SELECT id, source FROM editions")}
+    else:
+        editions.create(db_path, stamp)
+        known, ids = set(), {}
+    todo = [u for u in wanted if u.key not in known]
+    if first is not None and not base:
+        members = [u for u in todo if u.member]
+        later = {u.key for u in members[:-first]} if len(members) > first else set()
+        todo = [u for u in todo if u.key not in later]
+        stamp = dict(stamp, pending=len(later))
+        editions.write_meta(db_path, "stamp", stamp)
+    cards = [(f, s["sha256"]) for f, s in zip(files, stamp["sources"]) if f.format == CARDS]
+    # fresh processes, not forks: a process that has run the embedding model (its OpenMP
+    # threads) cannot fork a child that runs it again (the child hangs)
+    spawn = multiprocessing.get_context("spawn")
+    workers = min(2, os.cpu_count() or 1)
+    pooled = len(todo) > 1  # one new edition is quicker done here than in new processes
+    with ProcessPoolExecutor(workers, mp_context=spawn) if pooled else contextlib.nullcontext() as pool:
+        parsed = []
+
+        def checked():  # written into the library while the next ones are parsed
+            for e, source in _parse(todo, _stage(progress, 0, 35), pool):
+                if e.id in ids:
+                    raise LibraryError(f"edition {e.id} comes from both {ids[e.id]} and {e.source}")
+                ids[e.id] = e.source
+                parsed.append((e, source))
+                yield e, source
+
+        editions.add(db_path, checked())
+        with contextlib.closing(_connect(str(tmp))) as db:
+            infos = Library(str(tmp), db).editions()
+        # what `ask` reads questions against: the newest complete edition of each language
+        newest = {e.lang: e for e in sorted(infos, key=lambda e: (not e.partial, e.date))}
+        asked = [e.id for e in newest.values() if e.lang in ask_build.LANGS and not
+                 os.path.exists(os.path.join(tmp, ask_build.LEXICON_DIR, e.id + ".pickle"))]
+        pairs, stale = align.plan(db_path)
+        # the stages that don't wait for each other run side by side: alignments, lexicons
+        # and cards in the pool, the index here
+        jobs = [(align.align_pairs, db_path, share) for share in align.shares(pairs, workers)]
+        jobs += [(ask_build.build_lexicons, str(tmp), asked)] if asked else []
+        if not base:
+            jobs += [(build_cards, f.path, sha, str(tmp), str(root_path / "parsed")) for f, sha in cards]
+        running = [pool.submit(*job) for job in jobs] if pool else []
+        index.add(str(tmp / INDEX), [e for e, _s in parsed], _stage(progress, 35, 30))
+        if progress:
+            progress(65, 100, "aligning editions")
+        results = [f.result() for f in running] if pool else [job[0](*job[1:]) for job in jobs]
+    shared = len(align.shares(pairs, workers))
+    align.save(db_path, pairs, stale, [row for rows in results[:shared] for row in rows])
+    card_status = results[shared + bool(asked):]
+    if not base:
+        editions.write_meta(db_path, "cards", card_status[0] if card_status else {})
+    if progress:
+        progress(100, 100, "done")
+
+
+def main(argv: list[str]) -> int:
+    """`python -m crlookup.store grow ROOT`: what `_start_growing` runs, in the background."""
+    if len(argv) != 2 or argv[0] != "grow":
+        print("usage: python -m crlookup.store grow ROOT", file=sys.stderr)
+        return 2
+    try:
+        grow(argv[1])
+    except Exception as e:  # noqa: BLE001 (in the background: the next command starts it again)
+        print(f"crlookup: adding the older editions failed: {e}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _cards_cache_name(sha: str) -> str:
@@ -424,7 +652,6 @@ def ingest(path: str, options: dict, root: str | None = None, progress: Progress
     from pathlib import Path
 
     from crlookup import sources
-    from crlookup.library import apply_options
 
     root = Path(root or home())
     path = Path(path)
@@ -486,3 +713,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
     tmp.write_bytes(data)
     os.replace(tmp, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

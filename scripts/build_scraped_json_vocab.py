@@ -2,7 +2,8 @@
 
 The scraped JSON edition (data/cr-2024-07-30-en.json) lost every PDF line break without a space
 ("verycommon"). Its parser repairs those joins with the vocabulary of the official English
-editions shipped in data/ (MagicCompRules-*.txt, read with the official text parser), folded to
+editions of `EDITIONS` (members of data/official-cr-archive.tar.xz, read with the official text
+parser), folded to
 ASCII the way the scraper wrote text (’ -> ', "Dandân" -> "Dandan"):
 
 - "words": every word of their rules, examples and glossary, lower-cased, with its count;
@@ -11,7 +12,7 @@ ASCII the way the scraper wrote text (’ -> ', "Dandân" -> "Dandan"):
   that the parser's piece grammar does not cover: "e.g", "d20", "Celebr-8000", URLs;
 - "corrections": the hand corrections below, for joins the vocabulary cannot see.
 
-Run it again when data/ gains an official English edition or CORRECTIONS change; a test checks
+Run it again when EDITIONS or CORRECTIONS change; a test checks
 that the committed file is what this script builds:
 
     python scripts/build_scraped_json_vocab.py
@@ -77,8 +78,24 @@ def render(data: dict) -> str:
     return json.dumps(data, ensure_ascii=True, indent=0) + "\n"
 
 
+#: the official editions the vocabulary is read from: the newest, and four from 2009 on
+#: whose encodings and spellings differ (the editions that were shipped on their own)
+EDITIONS = (
+    "MagicCompRules-2009-07-11.txt", "MagicCompRules-2014-02-01.txt",
+    "MagicCompRules-2019-01-25.txt", "MagicCompRules-2022-11-18.txt",
+    "MagicCompRules-2026-08-07.txt",
+)
+
+
 def main() -> None:
-    files = sorted((ROOT / "data").glob("MagicCompRules-*.txt"))
+    import tarfile
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    with tarfile.open(ROOT / "data" / "official-cr-archive.tar.xz") as tar:
+        for name in EDITIONS:
+            (folder / name).write_bytes(tar.extractfile(name).read())
+    files = [folder / name for name in EDITIONS]
     data = vocabulary(files)
     OUT.write_text(render(data), encoding="utf-8")
     print(

@@ -1,5 +1,6 @@
-"""Make data/entry-vectors.npz: the vectors of every answerable entry of the shipped editions of
-the languages questions are read in, so that building the library embeds nothing.
+"""Make data/entry-vectors.npz: the vectors of every answerable entry of the editions of
+crlookup.ask.build.EMBEDDED (the newest English and Russian editions among them), so that
+building the library embeds nothing and `ask` embeds nothing for its default editions.
 
 Each distinct passage (crlookup.ask.build.passage: title, text, examples) is embedded once with
 the shipped model (most entries read the same in many editions); vectors already in the file
@@ -26,7 +27,7 @@ import numpy as np
 
 from crlookup import store
 from crlookup.ask.build import (
-    LANGS,
+    EMBEDDED,
     SHIPPED_VECTORS,
     embed,
     passage_key,
@@ -39,10 +40,10 @@ OUT = ROOT / "data" / SHIPPED_VECTORS
 
 
 def wanted(lib) -> dict[bytes, str]:
-    """Every distinct passage of the shipped editions of LANGS, by key."""
+    """Every distinct passage of the editions of EMBEDDED, by key."""
     out: dict[bytes, str] = {}
     for info in lib.editions():
-        if info.lang in LANGS:
+        if info.id in EMBEDDED:
             for text in passages(lib, info.id):
                 if text:
                     out.setdefault(passage_key(text), text)

@@ -16,6 +16,25 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 
 
+def _official() -> Path:
+    """The official editions of the shipped archive, each as its own file (as Wizards
+    published it), unpacked once per test session into a temporary folder."""
+    import atexit
+    import tarfile
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="crlookup-official-"))
+    atexit.register(shutil.rmtree, folder, True)
+    with tarfile.open(DATA / "official-cr-archive.tar.xz") as tar:
+        for member in tar:
+            if member.isfile() and "/" not in member.name and not member.name.startswith("."):
+                (folder / member.name).write_bytes(tar.extractfile(member).read())
+    return folder
+
+
+OFFICIAL = _official()
+
+
 @pytest.fixture(scope="session")
 def built_home(tmp_path_factory) -> Path:
     """A library home with the shipped editions built into it (once per test session)."""
@@ -69,9 +88,35 @@ def small_data(tmp_path, monkeypatch) -> Path:
     manifest = {"sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}],
                 "cards": {"file": "cards.jsonl.gz", "format": "cards"}}
     (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    monkeypatch.setattr(store, "data_dir", lambda: str(data))
+    monkeypatch.setenv("CRLOOKUP_DATA", str(data))  # for the processes a test starts too
     monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
     return data
+
+
+SMALL_ARCHIVE = ("MagicCompRules-2003-03-15.txt", "MagicCompRules-2003-07-01.txt",
+                 "MagicCompRules-2004-10-01.txt")
+
+
+def write_archive(path: Path, names) -> None:
+    """An archive of official editions like the shipped one, of these members."""
+    import tarfile
+
+    with tarfile.open(path, "w:xz") as tar:
+        for name in names:
+            tar.add(OFFICIAL / name, arcname=name)
+
+
+@pytest.fixture
+def small_archive(small_data) -> Path:
+    """`small_data` with an archive of three small official editions (2003-2004) beside the
+    2010 page: a library of it builds in a few seconds. Tests change its files."""
+    import json
+
+    write_archive(small_data / "official-cr-archive.tar.xz", SMALL_ARCHIVE)
+    manifest = json.loads((small_data / "manifest.json").read_text(encoding="utf-8"))
+    manifest["sources"].insert(0, {"file": "official-cr-archive.tar.xz", "format": "archive"})
+    (small_data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return small_data
 
 
 @pytest.fixture(scope="session")

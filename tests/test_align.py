@@ -99,20 +99,24 @@ def test_plain_marks_keeps_the_words_in_place(text):
 
 def test_history_across_2009(library):
     steps = history.timeline(library, "en-2026-08-07", "702.2")
-    assert [(s.edition, s.number) for s in steps][:2] == [("en-2009-02-01", "502.63"), ("en-2009-07-11", "702.2")]
-    assert steps[1].change == "moved"
+    # deathtouch came with Future Sight (2007) at 502.63, and became 702.2 in July 2009
+    assert (steps[0].edition, steps[0].number, steps[0].change) == ("en-2007-05-01", "502.63", "added")
+    [july] = [s for s in steps if s.edition == "en-2009-07-11"]
+    assert (july.number, july.change, july.previous) == ("702.2", "moved", ("en-2009-05-01", "502.63"))
     assert steps[-1].edition == "en-2026-08-07"
-    assert [s.edition for s in steps] == sorted((s.edition for s in steps), key=lambda e: e[3:])
+    assert [s.date for s in steps] == sorted(s.date for s in steps)  # as they took effect
 
 
 def test_history_of_a_moved_rule(library):
     steps = {s.edition: s for s in history.timeline(library, "en-2026-08-07", "112.1")}
-    assert steps["en-2019-01-25"].number == "111.1"
-    assert steps["en-2022-11-18"].number == "112.1" and steps["en-2022-11-18"].change == "moved"
+    assert steps["en-2019-05-03"].number == "111.1"
+    assert steps["en-2019-07-12"].number == "112.1" and steps["en-2019-07-12"].change == "moved"
+    assert steps["en-2009-07-11"].change == "added"
 
 
 def test_history_of_a_section(library):
     steps = history.timeline(library, "en-2026-08-07", "702")
     assert steps[0].edition == "en-2009-07-11" and steps[0].change == "added"
+    assert steps[0].date == "2009-07-11" and steps[0].main
     assert {s.change for s in steps[1:]} == {"unchanged"}
-    assert "en-2010-07-16" not in [s.edition for s in steps]  # the page has no 702 heading
+    assert "en-2010-07-16-webpage" not in [s.edition for s in steps]  # the page has no 702 heading

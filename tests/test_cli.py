@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from crlookup.cli import cli
+from conftest import OFFICIAL
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -21,8 +22,8 @@ class Run:
         self.error = result.stderr  # progress and errors
 
 
-def run(*args, code=0):
-    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
+def run(*args, code=0, columns=80):
+    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": str(columns), "NO_COLOR": "1"})
     assert result.exit_code == code, (result.output, result.exception)
     return Run(result)
 
@@ -107,31 +108,45 @@ def test_malformed_rule_number(bad):
 
 def test_unknown_edition():
     result = run("rule", "100.1", "--edition", "en-2030-01-01", code=1)
-    assert result.error == "no edition en-2030-01-01; nearest: en-2026-08-07, en-2024-07-30\n"
+    assert result.error == "no edition en-2030-01-01; nearest: en-2026-08-07, en-2026-06-19\n"
 
 
 def test_editions_json():
     data = json.loads(run("editions", "--json").output)
-    assert [e["id"] for e in data] == [
-        "en-2009-02-01", "en-2009-07-11", "en-2010-07-16", "en-2013-11-01", "pl-2013-11-01",
-        "en-2014-02-01", "en-2019-01-25", "ru-2019-01-25", "en-2022-11-18", "en-2024-07-30",
-        "en-2026-08-07",
+    ids = [e["id"] for e in data]
+    official = [e["id"] for e in data if e["official"]]
+    # every official English edition, 2003-03-15 to 2026-08-07, and the seeds beside them
+    assert len(official) == 120 and official[0] == "en-2003-03-15" and official[-1] == "en-2026-08-07"
+    assert {e["source"] for e in data if e["official"]} == {f"MagicCompRules-{i[3:]}.txt" for i in official}
+    assert [(e["id"], e["format"]) for e in data if not e["official"]] == [
+        ("en-2009-02-01-flat", "flat"), ("en-2010-07-16-webpage", "webpage"),
+        ("en-2013-11-01-po", "po"), ("pl-2013-11-01", "po"), ("ru-2019-01-25", "markdown"),
+        ("en-2024-07-30", "scraped_json"),
     ]
+    # in the order they took effect: 2006-06-01's file states June 1, 2004
+    assert [e["date"] for e in data] == sorted(e["date"] for e in data)
+    assert ids.index("en-2006-06-01") == ids.index("en-2004-02-01") + 1
     partial = {e["id"] for e in data if e["partial"]}
-    assert partial == {"en-2010-07-16", "pl-2013-11-01", "en-2024-07-30"}
+    assert partial == {"en-2010-07-16-webpage", "pl-2013-11-01", "en-2024-07-30"}
     for e in data:
-        assert {"id", "lang", "date", "source", "partial", "counts"} <= set(e)
+        assert {"id", "lang", "date", "source", "format", "official", "origin", "partial", "counts"} <= set(e)
     newest = data[-1]
     assert newest["counts"]["sections"] == 147 and newest["counts"]["subrules"] == 1989
     assert newest["source"] == "MagicCompRules-2026-08-07.txt" and newest["partial"] is False
 
 
 def test_editions_table():
-    out = run("editions").output
-    assert out.splitlines()[0].split() == ["edition", "·", "source", "sect", "rules", "sub", "ex", "gloss", "refs"]
-    assert "en-2026-08-07  August 7, 2026              147  1173 1989 277   739 1930/1930" in out
-    assert "en-2010-07-16 (partial)" in out
-    assert "MagicCompRules-2026-08-07.txt" in out
+    out = run("editions", columns=100).output
+    lines = out.splitlines()
+    assert lines[0].split() == ["edition", "effective", "source", "sect", "rules", "sub", "ex", "gloss", "refs"]
+    assert max(len(line) for line in lines) <= 100  # one line per edition at 100 columns
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:] if line.startswith(("en-", "ru-", "pl-"))}
+    assert len(rows) == 126
+    assert rows["en-2026-08-07"] == ["Aug", "7,", "2026", "official", "147", "1173", "1989", "277", "739",
+                                     "1930/1930"]
+    assert rows["en-2006-06-01"][:4] == ["Jun", "1,", "2004", "official"]  # as its text states
+    assert rows["en-2010-07-16-webpage"][3:6] == ["web", "page", "(partial)"]
+    assert rows["en-2009-02-01-flat"][3:5] == ["flat", "text"]
 
 
 def test_export_jsonl():
@@ -154,7 +169,7 @@ def test_export_unknown_edition():
 
 
 def test_ingest(private_home, tmp_path):
-    text = (DATA / "MagicCompRules-2026-08-07.txt").read_bytes()
+    text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_bytes()
     new = tmp_path / "MagicCompRules.txt"
     new.write_bytes(text.replace(b"effective as of August 7, 2026", b"effective as of October 2, 2026"))
     out = run("ingest", str(new)).output
@@ -196,7 +211,7 @@ def test_ingest_missing_file(private_home, tmp_path):
 
 
 def test_ingest_bad_date_option(private_home, tmp_path):
-    result = run("ingest", str(DATA / "MagicCompRules-2026-08-07.txt"), "--date", "2026-13-01", code=2)
+    result = run("ingest", str(OFFICIAL / "MagicCompRules-2026-08-07.txt"), "--date", "2026-13-01", code=2)
     assert result.error == "--date: expected YYYY-MM-DD, found '2026-13-01'\n"
 
 
@@ -243,7 +258,7 @@ def test_old_numbering_edition():
 
 def test_partial_editions():
     assert run("rule", "702.2", "--edition", "pl-2013-11-01").output == "pl-2013-11-01\n702.2 Dotyk śmierci\n"
-    data = json.loads(run("rule", "702.2", "--edition", "en-2013-11-01", "--json").output)
+    data = json.loads(run("rule", "702.2", "--edition", "en-2013-11-01-po", "--json").output)
     assert data["translations"] == {"pl": "Dotyk śmierci"}
     assert run("rule", "100.1", "--edition", "en-2024-07-30", code=1).error.startswith(
         "no rule 100.1 in en-2024-07-30"
@@ -310,7 +325,7 @@ def test_ingest_broken_seed_formats(private_home, tmp_path, name, content, start
 
 
 def test_search_corrects_and_says_so():
-    out = run("search", "deathtuch", "trampel", "--limit", "3").output
+    out = run("search", "deathtuch", "trampel", "--limit", "5").output
     assert out.startswith("showing results for deathtouch trample\n")
     assert "702.2 Deathtouch  en-2026-08-07" in out
 
@@ -340,7 +355,7 @@ def test_search_section_and_edition():
 def test_search_widens_to_older_editions():
     out = run("search", '"deathtouch is a triggered ability"').output
     assert out.startswith("nothing in en-2026-08-07; showing older editions\n")
-    assert "502.63a  en-2009-02-01" in out
+    assert "502.63a  en-2009-05-01" in out  # the last edition that printed it
 
 
 @pytest.mark.parametrize(
@@ -471,21 +486,34 @@ def test_diff_errors():
 def test_history_json():
     data = json.loads(run("history", "702.2", "--json").output)
     assert data[0] == {
-        "edition": "en-2009-02-01", "number": "502.63", "change": "added", "previous": None,
-        "words_added": 0, "words_removed": 0, "refs_only": False, "typography": False,
-        "diff": None,
+        "edition": "en-2007-05-01", "date": "2007-05-01", "number": "502.63", "change": "added",
+        "previous": None, "words_added": 0, "words_removed": 0, "refs_only": False,
+        "typography": False, "diff": None, "main": True,
     }
     assert all({"edition", "number", "change"} <= set(d) for d in data)
-    assert data[1]["number"] == "702.2" and data[1]["change"] == "moved"
-    changed = json.loads(run("history", "112.1", "--json").output)
-    step = next(d for d in changed if d["edition"] == "en-2013-11-01")
-    assert ["-", "607,"] in step["diff"] and ["+", "608,"] in step["diff"]
+    july = next(d for d in data if d["edition"] == "en-2009-07-11")
+    assert july["number"] == "702.2" and july["change"] == "moved"
+    assert july["previous"] == {"edition": "en-2009-05-01", "number": "502.63"}
+    changed = json.loads(run("history", "702.19b", "--json").output)
+    step = next(d for d in changed if d["edition"] == "en-2018-07-13")
+    assert ["-", "he or she chooses"] in step["diff"] and ["+", "they choose"] in step["diff"]
 
 
 def test_history_output():
     out = run("history", "502.9", "--edition", "en-2009-02-01").output
-    assert out.startswith("en-2009-02-01  502.9  first appears\nen-2009-07-11  702.17  moved\n")
-    assert "en-2013-11-01  702.19  moved" in out
+    assert out.splitlines()[:3] == [
+        "2003-03-15  en-2003-03-15         502.9  first appears",
+        "    … its words unchanged in 24 editions",
+        "2009-07-11  en-2009-07-11         702.17  renumbered from 502.9",
+    ]
+    assert "2013-07-13  en-2013-07-11         702.19  renumbered from 702.18" in out
+    assert out.splitlines()[-1] == "2026-08-07  en-2026-08-07         702.19  in force"
+    # --all: every edition, the unchanged ones and those beside the main line too
+    every = run("history", "502.9", "--edition", "en-2009-02-01", "--all").output.splitlines()
+    assert len(every) == len(json.loads(run("history", "702.19", "--json").output))
+    assert "2009-02-01  en-2009-02-01-flat    502.9  unchanged" in every
+    changed = run("history", "702.19b").output
+    assert "[-he or she chooses-] {+they choose+}" in changed
 
 
 # --------------------------------------------------------------------------- bilingual

@@ -27,6 +27,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup.sources import SourceError, flat, text
+from conftest import OFFICIAL
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -229,7 +230,7 @@ def test_no_markers_left(edition):
 
 @pytest.fixture(scope="module")
 def july_terms():
-    path = DATA / "MagicCompRules-2009-07-11.txt"
+    path = OFFICIAL / "MagicCompRules-2009-07-11.txt"
     [e] = text.read(path, path.read_bytes())
     return {g.term for g in e.glossary}
 

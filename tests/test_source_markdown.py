@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from crlookup import numbers, refs
 from crlookup.sources import SourceError, markdown, text
+from conftest import OFFICIAL
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -78,7 +79,7 @@ def by_english(edition):
 
 @pytest.fixture(scope="module")
 def english():
-    [e] = text.read(DATA / ENGLISH, (DATA / ENGLISH).read_bytes())
+    [e] = text.read(OFFICIAL / ENGLISH, (OFFICIAL / ENGLISH).read_bytes())
     return e
 
 

@@ -20,11 +20,12 @@ from hypothesis import strategies as st
 
 from crlookup import refs
 from crlookup.sources import SourceError, po, text
+import conftest
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FIXTURES = Path(__file__).resolve().parent / "data" / "po"
 PO = DATA / "cr-2013-11-01-pl.po"
-OFFICIAL = DATA / "MagicCompRules-2014-02-01.txt"
+OFFICIAL = conftest.OFFICIAL / "MagicCompRules-2014-02-01.txt"
 CUT = FIXTURES / "cut.po"
 
 POLISH = {

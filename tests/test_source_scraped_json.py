@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup.sources import SourceError, scraped_json, text
+from conftest import OFFICIAL
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -45,7 +46,7 @@ def raw() -> dict:
 
 @pytest.fixture(scope="module")
 def neighbours() -> list:
-    return [text.read(DATA / name, (DATA / name).read_bytes())[0] for name in NEIGHBOURS]
+    return [text.read(OFFICIAL / name, (OFFICIAL / name).read_bytes())[0] for name in NEIGHBOURS]
 
 
 @pytest.fixture(scope="module")
@@ -374,7 +375,7 @@ def test_vocabulary_is_what_the_script_builds():
     )
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    built = script.render(script.vocabulary(sorted(DATA.glob("MagicCompRules-*.txt"))))
+    built = script.render(script.vocabulary([OFFICIAL / name for name in script.EDITIONS]))
     assert built == scraped_json.VOCABULARY.read_text(encoding="utf-8")
 
 

@@ -7,28 +7,33 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import conftest
-from crlookup import library, store
+import pytest
+from conftest import OFFICIAL
+
+from crlookup import store
 from crlookup.sources import SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def new_edition_file(tmp_path: Path, day: str = "September 1, 2026", name="next.txt") -> Path:
-    text = (DATA / "MagicCompRules-2026-08-07.txt").read_bytes()
+    text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_bytes()
     path = tmp_path / name
     path.write_bytes(text.replace(b"effective as of August 7, 2026", f"effective as of {day}".encode()))
     return path
 
 
-def test_first_use_builds_with_progress(tmp_path):
+def home_of(small_data) -> str:
+    return os.environ["CRLOOKUP_HOME"]
+
+
+def test_first_use_builds_with_progress(small_data):
     calls = []
-    lib = store.open_library(str(tmp_path / "home"), progress=lambda d, t, label: calls.append((d, t, label)))
-    assert [e.id for e in lib.editions()][-1] == "en-2026-08-07"
+    lib = store.open_library(home_of(small_data), progress=lambda d, t, label: calls.append((d, t, label)))
+    assert [e.id for e in lib.editions()] == ["en-2010-07-16"]
     assert calls[0][0] == 0 and calls[-1][0] == calls[-1][1]
-    assert {c[2] for c in calls} >= {"MagicCompRules-2026-08-07.txt"}
+    assert {c[2] for c in calls} >= {"cr-2010-07-16-en-section702-webpage.txt", "indexing", "done"}
     lib.close()
 
 
@@ -39,49 +44,55 @@ def test_later_runs_reuse_it(private_home):
     lib.close()
 
 
-def test_new_version_rebuilds(private_home, monkeypatch):
-    before = store.current(str(private_home))
+def test_new_version_rebuilds(small_data, monkeypatch):
+    before = store.open_library(home_of(small_data)).path
     monkeypatch.setattr(store, "__version__", "999.0")
-    lib = store.open_library(str(private_home))
+    lib = store.open_library(home_of(small_data))
     assert lib.path != before
     lib.close()
 
 
-def test_changed_source_rebuilds_and_touched_source_does_not(private_home, tmp_path):
-    store.ingest(str(new_edition_file(tmp_path)), {}, root=str(private_home))
-    copy = private_home / "sources" / "next.txt"
-    built = store.current(str(private_home))
+def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_path):
+    home = Path(home_of(small_data))
+    store.ingest(str(new_edition_file(tmp_path)), {}, root=str(home))
+    copy = home / "sources" / "next.txt"
+    built = store.current(str(home))
     # touched, same bytes: no rebuild
     os.utime(copy, ns=(1, 1))
-    lib = store.open_library(str(private_home), progress=lambda *a: pytest.fail("rebuilt"))
+    lib = store.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
     assert lib.path == built
     lib.close()
     # changed bytes: rebuild
     copy.write_bytes(copy.read_bytes().replace(b"September 1, 2026", b"September 2, 2026"))
-    lib = store.open_library(str(private_home))
+    lib = store.open_library(str(home))
     assert lib.path != built
-    assert "en-2026-09-02" in [e.id for e in lib.editions()]
+    assert [e.id for e in lib.editions()] == ["en-2010-07-16", "en-2026-09-02"]
     lib.close()
 
 
 @pytest.mark.parametrize("error", [RuntimeError("disk full"), KeyboardInterrupt()])
-def test_failed_build_leaves_the_old_library(private_home, monkeypatch, error):
-    before = store.current(str(private_home))
-    real_write = library.write
+@pytest.mark.parametrize("stage", ["editions", "index", "align"])
+def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, error, stage):
+    from crlookup import align, editions, index
 
-    def failing_write(path, *args, **kwargs):
-        real_write(path, *args, **kwargs)
+    home = home_of(small_data)
+    before = store.open_library(home).path
+    module, name = {"editions": (editions, "add"), "index": (index, "add"), "align": (align, "save")}[stage]
+    real = getattr(module, name)
+
+    def failing(*args, **kwargs):
+        real(*args, **kwargs)
         raise error
 
-    monkeypatch.setattr(store, "__version__", "999.0")
-    monkeypatch.setattr(library, "write", failing_write)
+    monkeypatch.setattr(module, name, failing)
     with pytest.raises(type(error)):
-        store.open_library(str(private_home))
-    assert store.current(str(private_home)) == before
-    assert not [p for p in private_home.iterdir() if p.name.startswith("build-")]
-    monkeypatch.undo()
-    lib = store.open_library(str(private_home), progress=lambda *a: pytest.fail("rebuilt"))
-    assert lib.get("en-2026-08-07", "702.19b") is not None
+        store.ingest(str(new_edition_file(tmp_path)), {}, root=home)
+    assert store.current(home) == before
+    assert not [p for p in Path(home).iterdir() if p.name.startswith("build-")]
+    assert not (Path(home) / "sources" / "next.txt").exists()
+    monkeypatch.setattr(module, name, real)
+    lib = store.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
+    assert [e.id for e in lib.editions()] == ["en-2010-07-16"]
     lib.close()
 
 
@@ -95,25 +106,28 @@ def test_bad_source_leaves_the_old_library(private_home, tmp_path):
     assert not (private_home / "sources").exists()
 
 
-def test_ingest_adds_an_edition_and_refuses_a_duplicate(private_home, tmp_path):
-    added = store.ingest(str(new_edition_file(tmp_path)), {}, root=str(private_home))
+def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, tmp_path):
+    home = home_of(small_data)
+    added = store.ingest(str(new_edition_file(tmp_path)), {}, root=home)
     assert [e.id for e in added] == ["en-2026-09-01"]
     with pytest.raises(store.LibraryError, match="already in the library"):
-        store.ingest(str(new_edition_file(tmp_path, name="again.txt")), {}, root=str(private_home))
+        store.ingest(str(new_edition_file(tmp_path, name="again.txt")), {}, root=home)
     added = store.ingest(
-        str(new_edition_file(tmp_path, name="again.txt")), {"id": "en-2026-09-01-draft"}, root=str(private_home)
+        str(new_edition_file(tmp_path, name="again.txt")), {"id": "en-2026-09-01-draft"}, root=home
     )
     assert added[0].id == "en-2026-09-01-draft"
 
 
-def test_dangling_pointer_rebuilds(private_home):
-    (private_home / "current").write_text("library-gone")
-    lib = store.open_library(str(private_home))
-    assert lib.get("en-2026-08-07", "100.1") is not None
+def test_dangling_pointer_rebuilds(small_data):
+    home = Path(home_of(small_data))
+    store.open_library(str(home)).close()
+    (home / "current").write_text("library-gone")
+    lib = store.open_library(str(home))
+    assert lib.get("en-2010-07-16", "702.19") is not None
     lib.close()
 
 
-def test_two_processes_building_at_once(tmp_path):
+def test_two_processes_building_at_once(small_data, tmp_path):
     home = tmp_path / "home"
     code = "from crlookup import store; lib = store.open_library(); print(lib.path)"
     env = dict(os.environ, CRLOOKUP_HOME=str(home))
@@ -127,12 +141,114 @@ def test_two_processes_building_at_once(tmp_path):
     assert len([p for p in home.iterdir() if p.name.startswith("library-")]) == 1
 
 
-def test_library_without_its_index_is_rebuilt(private_home):
+def test_library_without_its_index_is_rebuilt(small_data):
     import shutil
 
-    shutil.rmtree(Path(store.current(str(private_home))) / store.INDEX)
-    lib = store.open_library(str(private_home))
+    home = home_of(small_data)
+    store.open_library(home).close()
+    shutil.rmtree(Path(store.current(home)) / store.INDEX)
+    lib = store.open_library(home)
     assert (Path(lib.path) / store.INDEX).is_dir()
+    lib.close()
+
+
+# --------------------------------------------------------------------------- growing, not rebuilding
+
+
+def _inodes(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
+
+
+def test_archive_members_are_editions_named_after_them(small_archive):
+    lib = store.open_library(home_of(small_archive))
+    infos = {e.id: e for e in lib.editions()}
+    assert list(infos) == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01", "en-2010-07-16"]
+    assert infos["en-2003-07-01"].source == "MagicCompRules-2003-07-01.txt"
+    assert infos["en-2003-07-01"].format == "archive" and infos["en-2003-07-01"].official
+    assert lib.get("en-2003-07-01", "502.9").title == "Trample"
+    # the main line is the three official editions; the 2010 page hangs off the newest
+    assert sorted(lib.alignment_pairs()) == [
+        ("en-2003-03-15", "en-2003-07-01"), ("en-2003-07-01", "en-2004-10-01"),
+        ("en-2004-10-01", "en-2010-07-16"),
+    ]
+    lib.close()
+
+
+def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path):
+    home = Path(home_of(small_archive))
+    before = Path(store.open_library(str(home)).path)
+    old = _inodes(before)
+    labels = []
+    added = store.ingest(str(new_edition_file(tmp_path)), {}, root=str(home),
+                         progress=lambda d, t, label: labels.append(label))
+    assert [e.id for e in added] == ["en-2026-09-01"]
+    # only the new file was parsed and indexed
+    assert {label for label in labels if label.endswith(".txt")} == {"next.txt"}
+    after = Path(store.current(str(home)))
+    new = _inodes(after)
+    # the index's segments and the card database are the old library's files, linked;
+    # the database is a copy (it is written to)
+    shared = {name for name in old if name in new and old[name] == new[name]}
+    assert "cards.sqlite" in shared and any(name.endswith(".seg") for name in shared)
+    assert store.DB not in shared
+    lib = store.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
+    assert ("en-2004-10-01", "en-2026-09-01") in lib.alignment_pairs()
+    # the new edition is searchable, and the old ones still are
+    from crlookup import index
+
+    ix = index.Index(lib.index_path, "en")
+    assert ix.search("trample", editions=("en-2026-09-01",)).hits[0].edition == "en-2026-09-01"
+    old_hits = ix.search("trample", editions=("en-2003-03-15",)).hits
+    assert any(h.number == "502.9a" for h in old_hits) and {h.edition for h in old_hits} == {"en-2003-03-15"}
+    ix.close()
+    lib.close()
+
+
+def test_a_new_archive_member_is_added_alone(small_archive):
+    home = home_of(small_archive)
+    store.open_library(home).close()
+    conftest.write_archive(small_archive / "official-cr-archive.tar.xz",
+                           (*conftest.SMALL_ARCHIVE, "MagicCompRules-2005-02-01.txt"))
+    labels = []
+    lib = store.open_library(home, progress=lambda d, t, label: labels.append(label))
+    assert {label for label in labels if label.endswith(".txt")} == {"MagicCompRules-2005-02-01.txt"}
+    assert [e.id for e in lib.editions()][-2:] == ["en-2005-02-01", "en-2010-07-16"]
+    assert ("en-2004-10-01", "en-2005-02-01") in lib.alignment_pairs()
+    assert ("en-2004-10-01", "en-2010-07-16") not in lib.alignment_pairs()  # now off 2005's
+    lib.close()
+
+
+def test_a_removed_member_rebuilds_from_scratch(small_archive):
+    home = home_of(small_archive)
+    store.open_library(home).close()
+    conftest.write_archive(small_archive / "official-cr-archive.tar.xz", conftest.SMALL_ARCHIVE[1:])
+    labels = []
+    lib = store.open_library(home, progress=lambda d, t, label: labels.append(label))
+    assert "MagicCompRules-2003-07-01.txt" in labels  # parsed again: a new library
+    assert [e.id for e in lib.editions()] == ["en-2003-07-01", "en-2004-10-01", "en-2010-07-16"]
+    lib.close()
+
+
+def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(small_archive, monkeypatch):
+    import time
+
+    monkeypatch.setattr(store, "FIRST", 1)
+    home = home_of(small_archive)
+    lib = store.open_library(home)  # starts `python -m crlookup.store grow` (CRLOOKUP_DATA)
+    assert [e.id for e in lib.editions()] == ["en-2004-10-01", "en-2010-07-16"]
+    assert lib.pending == 2
+    first = lib.path
+    lib.close()
+    deadline = time.monotonic() + 120
+    while store.current(home) == first and time.monotonic() < deadline:
+        time.sleep(0.2)
+    lib = store.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
+    assert lib.pending == 0
+    assert [e.id for e in lib.editions()][:3] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
+    from crlookup import history
+
+    steps = history.timeline(lib, "en-2004-10-01", "502.9")
+    assert [s.edition for s in steps if s.main] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
     lib.close()
 
 

@@ -32,6 +32,15 @@ from crlookup.model import Rule, fold
 from crlookup.numbers import rule_of
 
 LANGS = ("en", "ru")  # the languages questions are read in
+#: the editions data/entry-vectors.npz holds the passages of (scripts/embed_entries.py): the
+#: newest English and Russian ones, which `ask` answers from, and the others shipped on their
+#: own before the archive of every official edition came; an edition outside them is embedded
+#: where its texts are new, once, the first time `ask` reads it
+EMBEDDED = (
+    "en-2009-02-01-flat", "en-2009-07-11", "en-2010-07-16-webpage", "en-2013-11-01-po",
+    "en-2014-02-01", "en-2019-01-25", "en-2022-11-18", "en-2024-07-30", "en-2026-08-07",
+    "ru-2019-01-25",
+)
 
 # how much each part of an entry counts when a question word occurs in it
 TEXT, EXAMPLE, RULE_TITLE, SECTION_TITLE, RULE_TEXT = 1.0, 0.3, 0.6, 0.25, 0.2
@@ -241,9 +250,10 @@ def save_lexicon(lex: Lexicon, library_path: str) -> None:
 
 
 def build_lexicons(library_path: str, editions: list[str]) -> None:
-    """Build and save the lexicons and entry vectors of `editions` (while the library is being
-    built), and the vocabularies that cards are linked to their rules with
-    (crlookup.card_rules)."""
+    """Build and save the lexicons of `editions` (while the library is being built), their
+    entry vectors where the shipped ones have every passage (an edition with new text is
+    embedded the first time `ask` reads it, with a progress bar, not while building), and the
+    vocabularies that cards are linked to their rules with (crlookup.card_rules)."""
     from crlookup import card_rules
     from crlookup.store import _connect
 
@@ -251,7 +261,7 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
     try:
         for edition in editions:
             save_lexicon(build_lexicon(lib, edition), lib.path)
-            save_vectors(lib, edition)
+            save_vectors(lib, edition, embed_new=False)
             card_rules.save_vocabulary(lib, edition)
     finally:
         lib.close()
@@ -326,10 +336,11 @@ def embed(texts: list[str], progress=None):
     return out
 
 
-def save_vectors(lib: Library, edition: str, progress=None):
+def save_vectors(lib: Library, edition: str, progress=None, embed_new: bool = True):
     """Every entry's vector (zeros for an entry that is never an answer), from the shipped
     vectors where they have its passage, else embedded now; kept beside the library as
-    float16 (crlookup.library.keep). Returns them as float32."""
+    float16 (crlookup.library.keep). Returns them as float32; None, keeping nothing, if some
+    passage would have to be embedded and `embed_new` is false."""
     import numpy as np
 
     from crlookup.ask.semantic import DIM
@@ -345,6 +356,8 @@ def save_vectors(lib: Library, edition: str, progress=None):
                 missing.append(i)
             else:
                 vectors[i] = found
+    if missing and not embed_new:
+        return None
     if missing:
         vectors[missing] = embed([texts[i] for i in missing], progress)
     keep(lib.path, VECTOR_DIR, edition,
