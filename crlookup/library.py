@@ -83,6 +83,16 @@ class CardsUnavailable(LookupError):
     (the message names it, and the line)."""
 
 
+DB = "library.sqlite"  # a built library's database, in its folder
+
+
+def open_db(library_path: str, readonly: bool = True) -> sqlite3.Connection:
+    """The database of the library in `library_path`, its rows by column name."""
+    db = connect(os.path.join(library_path, DB), readonly)
+    db.row_factory = sqlite3.Row
+    return db
+
+
 def connect(db_path: str, readonly: bool = True) -> sqlite3.Connection:
     """A connection to one of a library's databases: read-only (by URI, so that reading can
     neither change nor create it), or for writing."""

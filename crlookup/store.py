@@ -28,7 +28,7 @@ import sqlite3
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
-from crlookup import __version__, library
+from crlookup import __version__, library, package_data
 from crlookup.library import Library
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from crlookup.model import Edition
 
 SCHEMA = 3  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
-DB = "library.sqlite"
+DB = library.DB
 INDEX = "index"  # the full-text index (crlookup.index), beside the database
 CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
 Progress = Callable[[int, int, str], None]
@@ -68,15 +68,6 @@ def data_dir() -> str:
     """The sources a library is built from: the shipped ones (`package_data`), or the folder
     `CRLOOKUP_DATA` names (with its own manifest.json)."""
     return os.environ.get("CRLOOKUP_DATA") or package_data()
-
-
-def package_data() -> str:
-    """The shipped data: inside the installed package, or `data/` of a source checkout."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    packaged = os.path.join(here, "data")
-    if os.path.exists(os.path.join(packaged, "manifest.json")):
-        return packaged
-    return os.path.join(os.path.dirname(here), "data")
 
 
 # --------------------------------------------------------------------------- sources
@@ -162,9 +153,7 @@ def current(root: str) -> str | None:
 
 
 def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
-    db = library.connect(os.path.join(path, DB), readonly)
-    db.row_factory = sqlite3.Row
-    return db
+    return library.open_db(path, readonly)
 
 
 def _stamp(db: sqlite3.Connection) -> dict:

@@ -255,9 +255,9 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
     embedded the first time `ask` reads it, with a progress bar, not while building), and the
     vocabularies that cards are linked to their rules with (crlookup.card_rules)."""
     from crlookup import card_rules
-    from crlookup.store import _connect
+    from crlookup.library import open_db
 
-    lib = Library(library_path, _connect(library_path))
+    lib = Library(library_path, open_db(library_path))
     try:
         for edition in editions:
             save_lexicon(build_lexicon(lib, edition), lib.path)
@@ -300,9 +300,9 @@ def passages(lib: Library, edition: str) -> list[str]:
 def shipped_vectors_path() -> str:
     """data/entry-vectors.npz, inside the installed package or in a source checkout (not
     store.data_dir(), which a library of the user's own sources may point elsewhere)."""
-    from crlookup import store
+    from crlookup import package_data
 
-    return os.path.join(store.package_data(), SHIPPED_VECTORS)
+    return os.path.join(package_data(), SHIPPED_VECTORS)
 
 
 @functools.lru_cache(maxsize=1)

@@ -79,9 +79,9 @@ def weights() -> list[float]:
     """The learned weights, in FEATURES order (data/ranker.json)."""
     global _weights
     if _weights is None:
-        from crlookup import store
+        from crlookup import package_data
 
-        with open(os.path.join(store.package_data(), RANKER), encoding="utf-8") as f:
+        with open(os.path.join(package_data(), RANKER), encoding="utf-8") as f:
             learned = json.load(f)["weights"]
         _weights = [learned[name] for name in FEATURES]
     return _weights
