@@ -745,6 +745,34 @@ def history(number, edition_id, every, as_json, pager):
 
 
 @cli.command()
+@click.argument("words", nargs=-1)
+def browse(words):
+    """Browse the rules on one screen: search, follow references, go back, switch edition.
+
+    QUERY opens the browser on a rule number, or searches for words, a card or a question.
+    Keys: / search, Enter open, Backspace back, e edition, l languages, h history, ? keys,
+    q quit.
+
+    Example: crlookup browse 702.19
+    """
+    import sys
+
+    query = " ".join(words).strip()
+    if len(query) > 500:
+        raise Failure(_("browse: a query of at most 500 characters, please"), BAD_INPUT)
+    if any(ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in query):
+        raise Failure(_("browse: a query without control characters or undecodable bytes, please"),
+                      BAD_INPUT)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise Failure(_("browse: needs a terminal; scripts can use rule, search or ask with --json"),
+                      BAD_INPUT)
+    lib = open_library()
+    from crlookup import browse as browser
+
+    browser.run(lib, query)
+
+
+@cli.command()
 @click.argument("edition_id", metavar="EDITION")
 @click.option("--json", "as_json", is_flag=True, help=N_("Accepted for symmetry: export always writes JSON Lines."))
 def export(edition_id: str, as_json: bool):

@@ -46,6 +46,12 @@ TIMED = [
     ("diff (consecutive, stored)", ["diff", "en-2022-11-18", "en-2026-08-07"], 2.0),
     ("diff (2003 to 2026, across the renumbering)", ["diff", "en-2003-07-01", "en-2026-08-07", "--summary"], 2.0),
 ]
+# The browser (`crlookup browse`), driven headless with Textual's Pilot in a fresh process:
+# (name, target in seconds)
+BROWSE_FIRST = ("browse: first screen", 1.5)  # from process start to 702.19 painted
+# median, typing "mulligan": the time inside the app from a key to its result list (timed
+# there, as Pilot lets; Pilot's own round trip, ~85 ms of idle waits, is reported beside it)
+BROWSE_KEY = ("browse: result list after a keystroke", 0.1)
 BUILD_TARGET_S = 30.0  # first use: `crlookup rule 702.19` answers, the library built (issue 19)
 INGEST_TARGET_S = 3.0  # one more edition into the full library (issue 19)
 SIZE_TARGET_MIB = 200.0  # the library home with every edition (issue 19)
@@ -73,6 +79,76 @@ names = ["import click + crlookup.cli", "open the library", "import whoosh",
          "open the index", "query + snippets", "import rich (render)"]
 print(json.dumps({n: (b - a) * 1000 for n, a, b in zip(names, t, t[1:])}))
 """
+
+
+# One run of the browser, as `crlookup browse 702.19` opens it. argv[1] is the wall-clock time
+# the parent started the process at (time.time() is one clock for both processes). Prints the
+# seconds to the first screen; each keystroke's seconds (press + pause, until the result list
+# is the one for what is typed); the app's own share of each (its `show_results`); and what
+# Pilot's waits alone cost (press + pause of a key that changes nothing: at least three 20 ms
+# sleeps of `wait_for_idle`).
+BROWSE = r"""
+import asyncio, json, sys, time
+import crlookup.cli
+
+lib = crlookup.cli.open_library()
+from crlookup.browse import Browser
+
+app = Browser(lib, "702.19")
+shown_for, inside, keys, idle, out = [], [], [], [], {}
+show_results = app.show_results
+
+def timed_show_results(query, submitted=False):
+    t = time.perf_counter()
+    show_results(query, submitted)
+    inside.append(time.perf_counter() - t)
+    shown_for.append(query)
+
+app.show_results = timed_show_results
+
+async def main():
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        out["first_screen"] = time.time() - float(sys.argv[1])
+        await pilot.press("slash")
+        await pilot.pause()
+        typed = ""
+        for key in "mulligan":
+            typed += key
+            t = time.perf_counter()
+            await pilot.press(key)
+            await pilot.pause()
+            while not shown_for or shown_for[-1] != typed:
+                await pilot.pause()
+            keys.append(time.perf_counter() - t)
+        assert app.query_one("#results").option_count, "no results for mulligan"
+        for _ in range(8):  # Pilot's own waits: a key that changes nothing (cursor at the end)
+            t = time.perf_counter()
+            await pilot.press("end")
+            await pilot.pause()
+            idle.append(time.perf_counter() - t)
+        app.exit()
+
+asyncio.run(main())
+out["keys"], out["inside"], out["idle"] = keys, inside, idle
+print(json.dumps(out))
+"""
+
+
+def browse_times(env: dict, runs: int) -> tuple[list[float], ...]:
+    """Seconds to the browser's first screen, per run; seconds per keystroke, the app's own
+    share of them, and Pilot's floor, over all runs (each in a fresh process)."""
+    first, keys, inside, idle = [], [], [], []
+    for _ in range(runs):
+        started = time.time()
+        done = subprocess.run([sys.executable, "-c", BROWSE, repr(started)], env=env,
+                              capture_output=True, text=True, check=True)
+        found = json.loads(done.stdout.strip().splitlines()[-1])
+        first.append(found["first_screen"])
+        keys += found["keys"]
+        inside += found["inside"]
+        idle += found["idle"]
+    return first, keys, inside, idle
 
 
 def queries(lib) -> list[tuple[str, str]]:
@@ -195,6 +271,16 @@ def main() -> None:
                 continue
             seconds = statistics.median(timed([exe, *argv], env, max(5, args.runs // 2)))
             rows.append((f"crlookup {' '.join(argv)}", seconds, None, target))
+        if not args.only or any(args.only in name for name, _ in (BROWSE_FIRST, BROWSE_KEY)):
+            first, keys, inside, idle = browse_times(env, args.runs)
+            rows.append((BROWSE_FIRST[0], statistics.median(first), None, BROWSE_FIRST[1]))
+            rows.append((BROWSE_KEY[0], statistics.median(inside), None, BROWSE_KEY[1]))
+            rows.append(("  the same, with Pilot's round trip", statistics.median(keys), None, None))
+            print(f"browse keystrokes: median {statistics.median(keys) * 1000:.1f} ms, max "
+                  f"{max(keys) * 1000:.1f} ms over {len(keys)}; of which the app's own work "
+                  f"(show_results): median {statistics.median(inside) * 1000:.1f} ms, max "
+                  f"{max(inside) * 1000:.1f} ms; Pilot's waits alone (a key that changes nothing): "
+                  f"median {statistics.median(idle) * 1000:.1f} ms")
         if not args.only or "ingest" in args.only:
             rows.append(("crlookup ingest (one more edition)", ingest_time(exe, home, env, args.builds or 1),
                          None, INGEST_TARGET_S))

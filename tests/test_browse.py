@@ -1,0 +1,426 @@
+"""`crlookup browse`, driven headless with Textual's Pilot: what the screen shows after keys.
+
+Each test runs the real app over the session's library at 80×24 and reads the screen back as
+text (from `App.export_screenshot`, the SVG a user would see), the widgets' options, and the
+place the rule pane shows. The snapshot tests at the end keep four whole screens as SVG under
+tests/__snapshots__/ (`pytest --snapshot-update` rewrites them; review them in the diff).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import io
+import itertools
+import re
+
+import pytest
+from rich.console import Console
+from textual import events
+from textual.widgets import Input, OptionList, Static
+
+from crlookup.browse import Browser, KeysScreen, PickScreen, Place
+
+NEWEST = "en-2026-08-07"
+SIZE = (80, 24)
+
+
+def drive(library, query: str, steps) -> Browser:
+    """Run the browser on `query` at 80×24, headless, and `await steps(pilot)` once its first
+    screen is painted; returns the app (stopped)."""
+    app = Browser(library, query)
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await steps(pilot)
+
+    asyncio.run(main())
+    return app
+
+
+_TEXT = re.compile(r"<text ([^>]*)>([^<]*)</text>")
+_CELL = 12.2  # the width of a cell in rich's SVG, in pixels
+
+
+def screen_lines(svg: str) -> list[str]:
+    """The terminal lines of an SVG screenshot (rich's `export_svg`), as plain text."""
+    lines: dict[int, list[str]] = {}
+    for attrs, content in _TEXT.findall(svg):
+        line, x = re.search(r"line-(\d+)\)", attrs), re.search(r'\bx="([\d.]+)"', attrs)
+        if line is None or x is None:  # the window's title
+            continue
+        column, text = round(float(x[1]) / _CELL), html.unescape(content).replace("\xa0", " ")
+        cells = lines.setdefault(int(line[1]), [])
+        cells.extend(" " * (column + len(text) - len(cells)))
+        cells[column : column + len(text)] = text
+    return ["".join(lines.get(n, ())).rstrip() for n in range(max(lines, default=-1) + 1)]
+
+
+def screen(app) -> str:
+    """What the terminal shows now, as text."""
+    return "\n".join(screen_lines(app.export_screenshot()))
+
+
+def pane(app, width: int = 57) -> str:
+    """The whole rule pane (also what is scrolled out of sight), as text."""
+    out = io.StringIO()
+    Console(width=width, file=out).print(app.query_one("#rule", Static).content)
+    return out.getvalue()
+
+
+def ids(option_list: OptionList) -> list[str]:
+    return [option_list.get_option_at_index(i).id for i in range(option_list.option_count)]
+
+
+def labels(option_list: OptionList) -> list[str]:
+    return [str(option_list.get_option_at_index(i).prompt) for i in range(option_list.option_count)]
+
+
+async def highlight(pilot, option_list: OptionList, wanted: str) -> None:
+    """Move the list's cursor to the option whose id is `wanted`, or whose label has the
+    word `wanted`."""
+    for i in range(option_list.option_count):
+        option = option_list.get_option_at_index(i)
+        if wanted == option.id or wanted in str(option.prompt).split():
+            option_list.highlighted = i
+            await pilot.pause()
+            return
+    raise AssertionError(f"{wanted!r} not in {labels(option_list)}")
+
+
+async def paste_in(pilot, text: str) -> None:
+    """`/`, then the text pasted (as a terminal sends it): the results update once, where
+    typing updates them at every key (~0.1 s a key; the mulligan test types)."""
+    await pilot.press("slash")
+    pilot.app.post_message(events.Paste(text))
+    await pilot.pause()
+
+
+# ------------------------------------------------------------------------ the external contract
+
+
+def test_opens_on_the_rule_with_its_subrules(library):
+    async def steps(pilot):
+        app = pilot.app
+        assert app.place == Place("rule", NEWEST, "702.19")
+        shown = screen(app)
+        assert "702.19 Trample" in shown and "702.19a Trample is a static ability" in shown
+        assert "702.19b The controller of an attacking creature" in shown
+        assert "7. Additional Rules › 702. Keyword Abilities" in shown
+        assert "en-2026-08-07 · EN · 702.19" in shown  # the status line
+        text = pane(app)
+        assert all(f"702.19{x} " in text for x in "abcdefg")  # the rest is a scroll away
+        links = app.query_one("#links", OptionList)
+        assert app.focused is links
+        assert ids(links) == [f"rule:{NEWEST}:506.4c", f"rule:{NEWEST}:510",
+                              f"glossary:{NEWEST}:Trample",
+                              f"glossary:{NEWEST}:Trample Over Planeswalkers"]
+        assert labels(links)[:3] == ["→ 506.4c", "→ 510", "← Trample"]
+        results = app.query_one("#results", OptionList)
+        assert not results.has_class("shown") and not results.display
+
+    drive(library, "702.19", steps)
+
+
+def test_search_mulligan_then_esc_q_quits(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("slash")
+        assert app.focused is app.query_one("#search", Input)
+        await pilot.press(*"mulligan")
+        await pilot.pause()
+        assert app.query_one("#search", Input).value == "mulligan"
+        assert app.mode == 0 and app.screen is app.default_screen  # `l`, `g`… were typed
+        results = app.query_one("#results", OptionList)
+        assert results.has_class("shown") and results.display
+        # "mulligan" needed no correction ("mull" did: that message is gone)
+        assert str(app.query_one("#status", Static).content) == "en-2026-08-07 · EN · 702.19"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert f"rule:{NEWEST}:103.5" in ids(results)
+        assert app.place == Place("glossary", NEWEST, "London Mulligan")  # the first result
+        assert app.focused is results
+        shown = screen(app)
+        assert "glossary Mulligan" in shown and "103.5 " in shown
+        assert app.return_code is None
+        await pilot.press("escape", "q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    app = drive(library, "702.19", steps)
+    assert app.return_code == 0
+
+
+def test_esc_leaves_the_search_box_so_q_quits(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("slash", "escape")  # nothing typed: back to the links
+        assert app.focused is app.query_one("#links", OptionList) and app.focused.display
+        await paste_in(pilot, "trample")
+        await pilot.press("e", "h", "l", "question_mark", "q")  # typed into the box, all of them
+        await pilot.pause()
+        assert app.query_one("#search", Input).value == "trampleehl?q"
+        assert app.screen is app.default_screen and app.mode == 0 and app.return_code is None
+        await pilot.press("escape")
+        # onto the results (at 80 columns they take the links' place), not a hidden list
+        assert app.focused is app.query_one("#results", OptionList) and app.focused.display
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    drive(library, "702.19", steps)
+
+
+# ------------------------------------------------------------------------ moving around
+
+
+def test_follow_links_back_and_forward(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("down", "enter")  # the first link: → 506.4c
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "506.4c")
+        assert "506.4c " in screen(app)
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert app.place.key == "702.19"
+        app.action_follow("510")  # what a click on a number in the rule pane runs
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "510")
+        assert "510. Combat Damage Step" in screen(app)
+        assert f"rule:{NEWEST}:702.19a" in ids(app.query_one("#links", OptionList))  # ← cited by
+        await pilot.press("alt+left")
+        await pilot.pause()
+        assert app.place.key == "702.19"
+        await pilot.press("alt+right")
+        await pilot.pause()
+        assert app.place.key == "510"
+        await pilot.press("alt+right")  # nothing further on
+        await pilot.press("backspace", "backspace", "backspace")
+        await pilot.pause()
+        assert app.place.key == "702.19" and app.back_stack == []
+        assert app.forward_stack == [Place("rule", NEWEST, "510")]  # following 510 dropped 506.4c
+
+    drive(library, "702.19", steps)
+
+
+def test_a_click_on_a_rule_number_follows_it(library):
+    async def steps(pilot):
+        app = pilot.app
+        lines = screen(app).splitlines()
+        row = next(y for y, line in enumerate(lines) if "(See rule 510," in line)
+        await pilot.click(offset=(lines[row].index("510") + 1, row))
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "510")
+
+    drive(library, "702.19", steps)
+
+
+def test_languages_side_by_side(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("l")
+        await pilot.pause()
+        shown = screen(app)
+        assert re.search(r"en-2026-08-07 +ru-2019-01-25", shown)  # the two columns' editions
+        assert "702.19b Игрок" in shown and "пробивным" in shown  # beside the English
+        assert "en-2026-08-07 · EN+RU · 702.19b" in shown
+        await pilot.press("l")
+        await pilot.pause()
+        shown = screen(app)
+        assert "pl-2013-11-01" in shown and "ru-2019-01-25" not in shown
+        assert "en-2026-08-07 · EN+PL · 702.19b" in shown
+        await pilot.press("l")
+        await pilot.pause()
+        shown = screen(app)
+        assert "ru-2019" not in shown and "pl-2013" not in shown
+        assert "en-2026-08-07 · EN · 702.19b" in shown
+        assert "702.19b The controller of an attacking creature" in shown
+
+    drive(library, "702.19b", steps)
+
+
+def test_another_edition_follows_the_renumbering(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen)
+        pick = app.screen.query_one("#pick", OptionList)
+        editions = ids(pick)
+        assert editions[0] == NEWEST and "en-2009-02-01" in editions
+        assert all(e.startswith("en-") for e in editions)  # the same language only
+        await pilot.press("escape")  # closes, changes nothing
+        await pilot.pause()
+        assert app.screen is app.default_screen and app.place.key == "702.19"
+        await pilot.press("e")
+        await pilot.pause()
+        await highlight(pilot, app.screen.query_one("#pick", OptionList), "en-2009-02-01")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is app.default_screen
+        assert app.place == Place("rule", "en-2009-02-01", "502.9")
+        shown = screen(app)
+        assert "502.9 Trample" in shown and "en-2009-02-01 · EN · 502.9" in shown
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "702.19")
+
+    drive(library, "702.19", steps)
+
+
+def test_history_shows_what_changed(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen)
+        assert "History of 702.19b" in screen(app)
+        pick = app.screen.query_one("#pick", OptionList)
+        steps_shown = labels(pick)
+        assert any("en-2018-07-13" in s and "changed" in s for s in steps_shown)
+        assert "first appears" in steps_shown[0] and "702.17b" in steps_shown[0]
+        await highlight(pilot, pick, "en-2018-07-13")
+        detail = str(app.screen.query_one("#pick-detail", Static).content)
+        assert "[-he or she chooses-]" in detail and "{+they choose+}" in detail
+        assert "[-he or she chooses-] {+they" in screen(app)
+        await pilot.press("enter")  # a step is looked at, not opened
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.default_screen and app.place.key == "702.19b"
+
+    drive(library, "702.19b", steps)
+
+
+def test_question_mark_shows_the_keys(library):
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, KeysScreen)
+        shown = screen(app)
+        assert "Keys" in shown and "Backspace, alt+←  back" in shown and "q  quit" in shown
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert app.screen is app.default_screen
+
+    drive(library, "702.19", steps)
+
+
+# ------------------------------------------------------------------------ what the search box takes
+
+
+def test_a_card_name_opens_the_card_with_its_rules(library):
+    async def steps(pilot):
+        app = pilot.app
+        await paste_in(pilot, "Giant Spider")
+        results = app.query_one("#results", OptionList)
+        assert ids(results)[0] == "card:Giant Spider"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.place == Place("card", NEWEST, "Giant Spider")
+        shown = screen(app)
+        assert "Giant Spider  {3}{G}" in shown and "Reach     702.17" in shown
+        links = app.query_one("#links", OptionList)
+        assert ids(links)[0] == f"rule:{NEWEST}:702.17" and labels(links)[0] == "702.17 Reach"
+        links.focus()
+        await highlight(pilot, links, f"rule:{NEWEST}:702.17")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "702.17")
+        assert "702.17 Reach" in screen(app)
+
+    drive(library, "702.19", steps)
+
+
+def test_a_rule_number_comes_first_once(library):
+    async def steps(pilot):
+        app = pilot.app
+        await paste_in(pilot, "702.2")
+        results = app.query_one("#results", OptionList)
+        assert ids(results)[:2] == [f"rule:{NEWEST}:702.2", f"rule:{NEWEST}:702.2a"]
+        assert labels(results).count("702.2 Deathtouch") == 1
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "702.2")
+        assert "702.2 Deathtouch" in screen(app)
+
+    drive(library, "702.19", steps)
+
+
+def test_a_question_is_answered_by_ask_on_enter(library):
+    """The one test that loads the embedding model."""
+    question = "Can a creature with defender attack?"
+
+    async def steps(pilot):
+        app = pilot.app
+        await paste_in(pilot, question)
+        results = app.query_one("#results", OptionList)
+        assert not any(x.startswith("ask ") for x in labels(results))  # not before Enter
+        await pilot.press("enter")
+        await pilot.pause()
+        asked = [(i, x) for i, x in zip(ids(results), labels(results)) if x.startswith("ask ")]
+        assert asked and f"rule:{NEWEST}:702.3b" in [i for i, _ in asked]
+        assert ids(results)[0] == asked[0][0]  # answers first
+        assert app.place == Place("rule", NEWEST, asked[0][0].rpartition(":")[2])
+        assert "ask " in screen(app)
+
+    drive(library, "702.19", steps)
+
+    async def opened_on_it(pilot):  # `crlookup browse "a question?"`: the answers stay listed
+        results = pilot.app.query_one("#results", OptionList)
+        assert labels(results)[0].startswith("ask ")
+        assert pilot.app.query_one("#search", Input).value == question
+
+    drive(library, question, opened_on_it)
+
+
+# ------------------------------------------------------------------------ whole screens
+
+
+def quiet_cursor(pilot) -> None:
+    """The search box's cursor stays on (a blinking one makes the screenshot a coin toss)."""
+    pilot.app.query_one("#search", Input).cursor_blink = False
+
+
+async def search_mulligan(pilot) -> None:
+    quiet_cursor(pilot)
+    await paste_in(pilot, "mulligan")
+
+
+def test_snapshot_rule(library, snap_compare):
+    assert snap_compare(Browser(library, "702.19"), terminal_size=SIZE)
+
+
+@pytest.fixture
+def ties_in_order(monkeypatch):
+    """Hits of equal score in a stable order. The index ranks ties by document number, and the
+    documents' order changes from build to build (two processes write the index), so 800.6 and
+    903.12g (both 9.854 for "mulligan") swap places between test sessions."""
+    from crlookup import index
+
+    search = index.Index.search
+
+    def ordered(self, *args, **kwargs):
+        found = search(self, *args, **kwargs)
+        hits = [h for _score, tied in itertools.groupby(found.hits, key=lambda h: h.score)
+                for h in sorted(tied, key=lambda h: (h.kind, h.number, h.title))]
+        return found._replace(hits=hits)
+
+    monkeypatch.setattr(index.Index, "search", ordered)
+
+
+def test_snapshot_search_results(library, snap_compare, ties_in_order):
+    assert snap_compare(Browser(library, "702.19"), terminal_size=SIZE, run_before=search_mulligan)
+
+
+def test_snapshot_side_by_side(library, snap_compare):
+    assert snap_compare(Browser(library, "702.19b"), press=["l"], terminal_size=SIZE)
+
+
+def test_snapshot_history(library, snap_compare):
+    """The timeline of 702.19b, its 2018 step highlighted: what changed, as a diff."""
+    assert snap_compare(Browser(library, "702.19b"), press=["h", *["down"] * 5], terminal_size=SIZE)
