@@ -241,13 +241,10 @@ def _same(a: Rule, b: Rule) -> bool:
 def _firsts(rules) -> list[Rule]:
     """The entries with the first of each number: the second of a number Wizards printed twice
     is not aligned (its twin stands for the number)."""
-    seen: set[str] = set()
-    out = []
+    first: dict[str, Rule] = {}
     for r in rules:
-        if r.number not in seen:
-            seen.add(r.number)
-            out.append(r)
-    return out
+        first.setdefault(r.number, r)
+    return list(first.values())
 
 
 def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None:

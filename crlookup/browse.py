@@ -510,13 +510,10 @@ def _one_line(label: Text, width: int = LABEL) -> Text:
 
 def _distinct(options: list[Option]) -> list[Option]:
     """The options with the first of each id (a rule both cited and citing is listed once)."""
-    seen: set = set()
-    out = []
+    first: dict = {}
     for option in options:
-        if option.id not in seen:
-            seen.add(option.id)
-            out.append(option)
-    return out
+        first.setdefault(option.id, option)
+    return list(first.values())
 
 
 def _history_word(change: str) -> str:
