@@ -414,8 +414,9 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
                 ],
             }
             wanted = units(files)
-            base = path if _can_grow(path, base_stamp, stamp, files, wanted) else None
-            _run(tmp, root_path, files, wanted, stamp, base, progress, first)
+            known = _units_kept(path, base_stamp, stamp, files, wanted)
+            _run(tmp, root_path, files, wanted, stamp, path if known is not None else None,
+                 known or set(), progress, first)
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             os.rename(tmp, final)
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
@@ -432,26 +433,26 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
         return str(final)
 
 
-def _can_grow(path: str | None, base: dict, stamp: dict, files: list[SourceFile],
-              wanted: list[Unit]) -> bool:
-    """Whether the library at `path` can be the start of the new one: same version and
-    schema, the same card file, and every unit it was built from (a source file, an archive
-    member) still there, unchanged."""
+def _units_kept(path: str | None, base: dict, stamp: dict, files: list[SourceFile],
+                wanted: list[Unit]) -> set[str] | None:
+    """The units (keys) of the library at `path` if it can be the start of the new one: same
+    version and schema, the same card file, and every unit it was built from (a source file,
+    an archive member) still there, unchanged; None if the new one is built anew."""
     if path is None or base.get("version") != __version__ or base.get("schema") != SCHEMA:
-        return False
+        return None
     cards = {f.name for f in files if f.format == CARDS}
 
     def card_files(sources: list[dict]) -> set:
         return {(s["file"], s["sha256"]) for s in sources if s["file"] in cards}
 
     if card_files(base.get("sources", [])) != card_files(stamp["sources"]):
-        return False
+        return None
     try:
         with contextlib.closing(_connect(path)) as db:
             built = {r[0] for r in db.execute("SELECT DISTINCT unit FROM editions")}
     except sqlite3.DatabaseError:
-        return False
-    return built <= {u.key for u in wanted}
+        return None
+    return built if built <= {u.key for u in wanted} else None
 
 
 def _clone(base: str, tmp) -> None:
@@ -474,9 +475,10 @@ def _clone(base: str, tmp) -> None:
 
 
 def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | None,
-         progress: Progress | None, first: int | None = None) -> None:
-    """The stages of a build into `tmp`, starting from the library at `base` if given; with
-    `first`, of an archive's members only the newest `first` (the rest recorded as pending)."""
+         known: set[str], progress: Progress | None, first: int | None = None) -> None:
+    """The stages of a build into `tmp`, starting from the library at `base` if given (built
+    from the units `known`); with `first`, of an archive's members only the newest `first`
+    (the rest recorded as pending)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -490,11 +492,10 @@ def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | Non
         _clone(base, tmp)
         editions.write_meta(db_path, "stamp", stamp)
         with contextlib.closing(_connect(base)) as db:
-            known = {r[0] for r in db.execute("SELECT DISTINCT unit FROM editions")}
             ids = {r[0]: r[1] for r in db.execute("SELECT id, source FROM editions")}
     else:
         editions.create(db_path, stamp)
-        known, ids = set(), {}
+        ids = {}
     todo = [u for u in wanted if u.key not in known]
     if first is not None and not base:
         members = [u for u in todo if u.member]
@@ -529,18 +530,23 @@ def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | Non
         pairs, stale = align.plan(db_path)
         # the stages that don't wait for each other run side by side: alignments, lexicons
         # and cards in the pool, the index here
-        jobs = [(align.align_pairs, db_path, share) for share in align.shares(pairs, workers)]
-        jobs += [(ask_build.build_lexicons, str(tmp), asked)] if asked else []
-        if not base:
-            jobs += [(build_cards, f.path, sha, str(tmp), str(root_path / "parsed")) for f, sha in cards]
-        running = [pool.submit(*job) for job in jobs] if pool else []
+        jobs = {
+            "align": [(align.align_pairs, db_path, share) for share in align.shares(pairs, workers)],
+            "lexicons": [(ask_build.build_lexicons, str(tmp), asked)] if asked else [],
+            "cards": [] if base else [
+                (build_cards, f.path, sha, str(tmp), str(root_path / "parsed")) for f, sha in cards
+            ],
+        }
+        running = {stage: [pool.submit(*job) for job in js] for stage, js in jobs.items()} if pool else {}
         index.add(str(tmp / INDEX), [e for e, _s in parsed], _stage(progress, 35, 30))
         if progress:
             progress(65, 100, "aligning editions")
-        results = [f.result() for f in running] if pool else [job[0](*job[1:]) for job in jobs]
-    shared = len(align.shares(pairs, workers))
-    align.save(db_path, pairs, stale, [row for rows in results[:shared] for row in rows])
-    card_status = results[shared + bool(asked):]
+        results = {
+            stage: [f.result() for f in running[stage]] if pool else [job[0](*job[1:]) for job in js]
+            for stage, js in jobs.items()
+        }
+    align.save(db_path, pairs, stale, [row for rows in results["align"] for row in rows])
+    card_status = results["cards"]
     if not base:
         editions.write_meta(db_path, "cards", card_status[0] if card_status else {})
     if progress:
