@@ -251,11 +251,11 @@ def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None
     """Pair texts greedily, most similar first, above `cutoff` (one-to-one)."""
     if not left or not right:
         return
-    from rapidfuzz import fuzz, process
-
     # ratio >= cutoff needs lengths within a factor of cutoff / (200 - cutoff) of each other:
     # compare each text only with the window of texts of a possible length
     from bisect import bisect_left, bisect_right
+
+    from rapidfuzz import fuzz, process
 
     by_length = sorted(range(len(right)), key=lambda j: len(text_b[right[j]]))
     lengths = [len(text_b[right[j]]) for j in by_length]
@@ -328,7 +328,7 @@ def _children(rules: list[Rule]) -> dict[str, list[str]]:
 
 
 def _keyword_names(rules: list[Rule]) -> set[str]:
-    from crlookup.library import KEYWORD_SECTIONS
+    from crlookup.read import KEYWORD_SECTIONS
 
     return {
         fold(r.title) for r in rules
@@ -430,7 +430,8 @@ def align_pairs(db_path: str, pairs: list[tuple[str, str]]) -> list[tuple]:
     `db_path` (read-only): what a worker process of the build runs."""
     import sqlite3
 
-    from crlookup.library import Library, connect
+    from crlookup.database import connect
+    from crlookup.read import Library
 
     db = connect(db_path)
     db.row_factory = sqlite3.Row
@@ -451,7 +452,8 @@ def plan(db_path: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     no longer has (to drop)."""
     import sqlite3
 
-    from crlookup.library import Library, connect
+    from crlookup.database import connect
+    from crlookup.read import Library
 
     db = connect(db_path)
     db.row_factory = sqlite3.Row

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from crlookup.history import Links
-from crlookup.library import Library
 from crlookup.model import Rule
+from crlookup.read import Library
 
 
 class Side(NamedTuple):

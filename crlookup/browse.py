@@ -1,6 +1,6 @@
 """`crlookup browse`: one screen to look things up, follow references, go back, switch edition.
 
-A Textual app over the same library calls the commands make (crlookup.library, index,
+A Textual app over the same library calls the commands make (crlookup.read, index,
 bilingual, history, card_rules, ask) and the same rich views (crlookup.render): no second path
 to the data. The library, its search index and, once a question has been asked, the embedding
 model stay open between keystrokes, so a result list costs one query.
@@ -25,10 +25,11 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crlookup import numbers, render
+from crlookup.errors import CardQueryError, CardsUnavailable, NumberError, QueryError, QuestionError
 from crlookup.i18n import _
 
 if TYPE_CHECKING:
-    from crlookup.library import Library
+    from crlookup.read import Library
 
 #: the languages shown side by side, in the order `l` goes through them
 MODES = (("en",), ("en", "ru"), ("en", "pl"))
@@ -195,7 +196,7 @@ class Browser(App):
         """The entry a rule number names in the current edition, if the text is one."""
         try:
             wanted = str(numbers.parse(text.strip().rstrip(".")))
-        except numbers.NumberError:
+        except NumberError:
             return None
         return wanted if self.lib.get(self.edition, wanted) is not None else None
 
@@ -236,7 +237,7 @@ class Browser(App):
             self.lib.edition(lang=lang).id
         try:
             found = self.index(lang).search(query, editions=(edition,), limit=RESULTS)
-        except index.QueryError as e:
+        except QueryError as e:
             self.status(str(e))
             return options
         for h in found.hits:
@@ -256,9 +257,7 @@ class Browser(App):
         return _one_line(label)
 
     def _card(self, query: str) -> str | None:
-        from crlookup.cards import CardQueryError
-        from crlookup.library import CardsUnavailable
-
+        
         if len(query) < 3:
             return None
         try:
@@ -272,7 +271,7 @@ class Browser(App):
 
         try:
             asked = asking.ask(self.lib, question, edition=self.edition, limit=5)
-        except asking.QuestionError as e:
+        except QuestionError as e:
             self.status(str(e))
             return []
         options = []

@@ -35,7 +35,7 @@ from crlookup.model import Card, fold
 from crlookup.words import NOUN_CUES, VERB_CUES, bases
 
 if TYPE_CHECKING:
-    from crlookup.library import Library
+    from crlookup.read import Library
 
 # Shapes of a card's text, the glossary term (by its English headword) each stands for, and
 # what it is: a symbol (shown as written) or a shape of words (shown as the term)
@@ -159,7 +159,7 @@ def vocabulary(lib: Library, edition: str) -> Vocabulary:
     """The edition's vocabulary: kept in this process, and beside the library (built with it
     for the newest edition of each language, else on first use), since reading it from the
     edition's glossary and lists takes some 20 ms."""
-    from crlookup.library import kept
+    from crlookup.database import kept
 
     key = (lib.path, edition)
     if key not in _VOCABULARIES:
@@ -174,8 +174,8 @@ def vocabulary(lib: Library, edition: str) -> Vocabulary:
 
 
 def save_vocabulary(lib: Library, edition: str) -> Vocabulary:
-    """Read the edition's vocabulary and keep it beside the library (crlookup.library.keep)."""
-    from crlookup.library import keep
+    """Read the edition's vocabulary and keep it beside the library (crlookup.read.keep)."""
+    from crlookup.database import keep
 
     vocab = _read_vocabulary(lib, edition)
     keep(lib.path, VOCABULARY_DIR, edition, (VOCABULARY_VERSION, tuple(vocab)))

@@ -22,6 +22,7 @@ import sqlite3
 import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
+from crlookup.errors import CardQueryError, QueryError
 from crlookup.i18n import _
 from crlookup.model import Card, Face, Source
 from crlookup.words import bases
@@ -29,7 +30,7 @@ from crlookup.words import bases
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-CARDS_DB = "cards.sqlite"  # its layout is part of crlookup.store.SCHEMA: raise that on a change
+CARDS_DB = "cards.sqlite"  # its layout is part of crlookup.build.SCHEMA: raise that on a change
 MAX_NAME = 200  # the longest card name has 141 characters
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,10 +48,6 @@ _FUZZY_MARGIN = 5  # the best is taken alone when it leads the next card by this
 _APOSTROPHES = re.compile(r"['’‘`]")
 _NON_WORD = re.compile(r"[\W_]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-class CardQueryError(ValueError):
-    """A card name that cannot be looked up (the message says why, in one line)."""
 
 
 def name_key(text: str) -> str:
@@ -227,7 +224,7 @@ class Cards:
     """The card database of a built library, open for reading."""
 
     def __init__(self, path: str):
-        from crlookup.library import connect
+        from crlookup.database import connect
 
         self.db = connect(path)
         self._keys: list[str] | None = None
@@ -532,7 +529,7 @@ class Cards:
         """Cards whose name, type line or text has the query's words (all of them, else some),
         best first; phrases in quotes, AND, OR and NOT as in rules search; misspelled words
         are corrected to the nearest word the cards use."""
-        from crlookup.index import MAX_WORDS, QueryError
+        from crlookup.index import MAX_WORDS
 
         if len(query.split()) > MAX_WORDS:
             raise QueryError(f"a query of at most {MAX_WORDS} words, please")
@@ -547,8 +544,7 @@ class Cards:
         return CardResults(hits, query, corrections, relaxed and bool(hits))
 
     def _run(self, expression: str, limit: int) -> list[CardHit]:
-        from crlookup.index import QueryError
-
+    
         if not expression:
             return []
         try:

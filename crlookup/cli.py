@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import json
 import sys
+
 import click
 
-from crlookup import __version__, numbers, store
+from crlookup import build, numbers
+from crlookup.errors import (
+    BAD_INPUT,
+    NOT_FOUND,
+    CardQueryError,
+    CardsUnavailable,
+    CrlookupError,
+    NotFound,
+    QuestionError,
+)
 from crlookup.i18n import N_, _, ngettext
-from crlookup.library import CardsUnavailable, NotFound
-from crlookup.sources import SourceError
-
-NOT_FOUND, BAD_INPUT = 1, 2
+from crlookup.version import __version__
 
 
 class Failure(click.ClickException):
@@ -77,10 +84,10 @@ class Group(Command, click.Group):
             if e.suggestions:
                 msg += _("; nearest: {numbers}").format(numbers=", ".join(e.suggestions))
             raise Failure(msg, NOT_FOUND) from None
-        except (SourceError, numbers.NumberError, store.LibraryError) as e:
-            raise Failure(str(e), BAD_INPUT) from None
         except CardsUnavailable as e:  # the card file was missing or unreadable
             raise Failure(_("no cards in this library: {reason}").format(reason=e), BAD_INPUT) from None
+        except CrlookupError as e:  # crlookup.errors: one line, and its exit code
+            raise Failure(str(e), e.exit_code) from None
         except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
             raise SystemExit(0) from None
         except OSError as e:
@@ -146,7 +153,7 @@ def open_library(as_json: bool = False):
     so (the rules are built all the same, and card features repeat it)."""
     progress = _BuildProgress(plain=as_json)
     try:
-        lib = store.open_library(progress=progress)
+        lib = build.open_library(progress=progress)
     finally:
         if progress.bar is not None:
             progress.bar.stop()
@@ -355,15 +362,12 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, in
     else:
         lang = lang or index.detect_lang(query)
         scope = None if all_editions else (lib.edition(lang=lang).id,)
-    try:
-        ix = index.Index(lib.index_path, lang)
-        found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
-        widened = False
-        if not found.hits and scope and not edition_id:
-            found = ix.search(query, editions=None, prefix=prefix, limit=limit)
-            widened = bool(found.hits)
-    except index.QueryError as e:
-        raise Failure(str(e), BAD_INPUT) from None
+    ix = index.Index(lib.index_path, lang)
+    found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
+    widened = False
+    if not found.hits and scope and not edition_id:
+        found = ix.search(query, editions=None, prefix=prefix, limit=limit)
+        widened = bool(found.hits)
     twins = _twins(lib, found.hits, lang, other_lang) if other_lang else {}
     if as_json:
         emit_json({
@@ -405,13 +409,7 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, in
 
 def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
     """`search --cards`: cards whose name, type line or Oracle text has the words."""
-    from crlookup import index
-
-    lib = open_library(as_json)
-    try:
-        found = lib.cards().search(query, limit=limit)
-    except index.QueryError as e:
-        raise Failure(str(e), BAD_INPUT) from None
+    found = open_library(as_json).cards().search(query, limit=limit)
     if as_json:
         emit_json({
             "query": query, "searched": found.query,
@@ -484,7 +482,7 @@ def ask(words, edition_id, lang, limit, as_json, pager):
         asked = asking.ask(lib, question, edition=edition_id, lang=lang, limit=limit,
                            progress=lambda done, total: embedding(done, total,
                                                                   _("embedding the rules")))
-    except asking.QuestionError as e:
+    except QuestionError as e:
         raise Failure(f"ask: {e}", BAD_INPUT) from None
     finally:
         if embedding.bar is not None:
@@ -516,7 +514,6 @@ def card(words, edition_id, lang, as_json, pager):
     Example: crlookup card "Giant Spider"
     """
     from crlookup import card_rules
-    from crlookup.cards import CardQueryError
 
     name = " ".join(words)
     lib = open_library(as_json)
@@ -808,7 +805,7 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
             raise Failure(
                 _("--date: expected YYYY-MM-DD, found {found!r}").format(found=date), BAD_INPUT
             ) from None
-    added = store.ingest(path, options, progress=_BuildProgress(plain=as_json))
+    added = build.ingest(path, options, progress=_BuildProgress(plain=as_json))
     if as_json:
         emit_json([e.to_dict() for e in added])
         return
@@ -839,8 +836,6 @@ def update(source: str | None, as_json: bool):
     progress = _BuildProgress(plain=as_json)
     try:
         done = updating.update(source, progress=progress)
-    except updating.UpdateError as e:
-        raise Failure(str(e), BAD_INPUT if e.bad_input else NOT_FOUND) from None
     finally:
         if progress.bar is not None:
             progress.bar.stop()

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from crlookup.library import Library
 from crlookup.model import GlossaryEntry, Rule, fold
+from crlookup.read import Library
 
 
 class Definition(NamedTuple):

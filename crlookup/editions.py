@@ -1,6 +1,6 @@
 """The editions stage of a build: parsed editions into the library database.
 
-The database (crlookup.library reads it) holds every edition's entries, glossary, names and
+The database (crlookup.read reads it) holds every edition's entries, glossary, names and
 citations. From one edition to the next most entries keep their text, so a text is stored
 once (`texts`, `gloss_texts`, keyed by a digest of everything in it) and each edition's
 entries point at it; `entries` and `glossary` are views that join them back. Citations are
@@ -18,8 +18,8 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING
 
-from crlookup.library import KEYWORD_SECTIONS, sort_string
 from crlookup.model import Edition, Reference, fold
+from crlookup.read import KEYWORD_SECTIONS, sort_string
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from crlookup.align import Match
-from crlookup.library import Library
+from crlookup.read import Library
 
 
 class Step(NamedTuple):

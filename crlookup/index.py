@@ -21,6 +21,7 @@ import sys
 from array import array
 from typing import NamedTuple
 
+from crlookup.errors import QueryError
 from crlookup.model import fold
 
 LANGS = ("en", "ru", "pl")
@@ -32,10 +33,6 @@ _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MAX_WORDS = 200
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
-
-
-class QueryError(ValueError):
-    """A query that cannot be searched (the message says why, in one line)."""
 
 
 def _whoosh():

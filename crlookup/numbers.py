@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from crlookup.errors import NumberError
+
 #: Subrule letters in order: the alphabet without "l" and "o".
 LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
@@ -30,10 +32,6 @@ _NUMBER = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]*))?$")
 WRITTEN = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
 _LOOKALIKE_LETTERS = re.compile(r"\d{3}\.\d+[a-zасеорхук]+", re.IGNORECASE)
 DASHES = "-‐‑‒–—―−"
-
-
-class NumberError(ValueError):
-    """A string that is not a rule number."""
 
 
 class RuleNumber(NamedTuple):

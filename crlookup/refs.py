@@ -13,6 +13,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from crlookup import numbers
+from crlookup.errors import NumberError
 from crlookup.model import Edition, Reference
 
 _LETTER = "a-z" + "асеорху"  # subrule letters, and the Cyrillic look-alikes used for them
@@ -77,7 +78,7 @@ def _reference(item: re.Match, section_word: bool) -> Reference | None:
         return None
     try:
         first = str(numbers.parse(first_text))
-    except numbers.NumberError:
+    except NumberError:
         return None
     last = None
     if item.group("last"):
@@ -90,7 +91,7 @@ def _reference(item: re.Match, section_word: bool) -> Reference | None:
         else:
             try:
                 last = str(numbers.parse(end))
-            except numbers.NumberError:
+            except NumberError:
                 return Reference(item.group("first"), first)
     return Reference(item.group().strip(), first, last)
 

@@ -13,9 +13,9 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from crlookup.i18n import N_, _, ngettext
-from crlookup.library import EditionInfo
 from crlookup.model import Rule
 from crlookup.numbers import ref_label
+from crlookup.read import EditionInfo
 
 _NUMBER = re.compile(
     r"(?<![\w.])\d{3}\.\d+[a-z]*(?!\w)|(?<=section )\d\b|(?<=rule )\d{3}\b|(?<=rules )\d{3}\b"

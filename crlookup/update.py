@@ -3,7 +3,7 @@
 Steps: read the rules page (`RULES_PAGE`, or the environment variable CRLOOKUP_RULES_PAGE), take
 its link to the rules text (an href ending in .txt, one naming MagicCompRules first), download
 that file, check that it is one English edition of the official text, and ingest it
-(`crlookup.store.ingest`) unless the library already has an edition of that id or a source of
+(`crlookup.build.ingest`) unless the library already has an edition of that id or a source of
 the same bytes. `update(source=...)` skips the page: a URL is downloaded, a file used as it is.
 
 Downloads are streamed into `<home>/downloads/.partial-<random>/` and removed when `update`
@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crlookup import __version__, store
+from crlookup import build, paths
+from crlookup.errors import SourceError, UpdateError
 from crlookup.i18n import _
+from crlookup.version import __version__
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from crlookup.library import Library
+    from crlookup.read import Library
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
 PAGE_ENV = "CRLOOKUP_RULES_PAGE"  # another rules page (a mirror; the tests' local server)
@@ -37,17 +39,6 @@ MAX_FILE = 20_000_000  # bytes: a rules text is about 1 MB (2 MB in UTF-16)
 USER_AGENT = f"crlookup/{__version__} (offline Comprehensive Rules lookup; Python urllib)"
 DOWNLOADS = "downloads"  # under the library home: partial downloads only, never kept
 STALE = 24 * 3600  # seconds after which a partial download left by a killed process is swept
-
-
-class UpdateError(Exception):
-    """The update cannot be done (the message says why, in one line); the library is as it was.
-
-    `bad_input` is set when the user's own file is at fault, not the network or the page.
-    """
-
-    def __init__(self, message: str, bad_input: bool = False):
-        super().__init__(message)
-        self.bad_input = bad_input
 
 
 @dataclass(frozen=True)
@@ -80,13 +71,13 @@ def rules_page() -> str:
 
 
 def update(source: str | None = None, root: str | None = None,
-           progress: store.Progress | None = None) -> Update:
+           progress: build.Progress | None = None) -> Update:
     """Add the current rules text to the library at `root` if it is new.
 
     `source` is a URL (http or https) or a file path to use instead of the rules page's link.
-    Raises `UpdateError`; `store.ingest` may raise what it raises (the library stays as it was).
+    Raises `UpdateError`; `build.ingest` may raise what it raises (the library stays as it was).
     """
-    root = root or store.home()
+    root = root or paths.home()
     if source and not _is_url(source):
         path = Path(source).expanduser()
         data = _read_file(path)
@@ -283,7 +274,7 @@ def _check(path: Path, data: bytes, where: str, downloaded: bool):
                 bad_input=True,
             )
         found = sources.read(path, data, fmt)
-    except sources.SourceError as e:
+    except SourceError as e:
         if downloaded:
             raise UpdateError(_("{url} is not a rules text: {reason}").format(
                 url=where, reason=e)) from None
@@ -302,24 +293,24 @@ def _add(path: Path, data: bytes, where: str, root: str, progress, downloaded: b
     import hashlib
 
     edition = _check(path, data, where, downloaded)
-    lib = store.open_library(root, progress)
+    lib = build.open_library(root, progress)
     try:
         editions = lib.editions()
         if any(e.id == edition.id for e in editions):
             return Update(edition.id, where, added=False)
         digest = hashlib.sha256(data).hexdigest()
-        for f in store.source_files(root):  # the same bytes, ingested under another --id
-            if f.format != store.CARDS and f.stat()[0] == len(data) and f.sha256() == digest:
+        for f in build.source_files(root):  # the same bytes, ingested under another --id
+            if f.format != build.CARDS and f.stat()[0] == len(data) and f.sha256() == digest:
                 return Update((f.editions or (edition.id,))[0], where, added=False)
         english = [e for e in editions if e.lang == "en" and e.date <= edition.date]
         complete = [e for e in english if not e.partial] or english
         previous = complete[-1].id if complete else None
     finally:
         lib.close()
-    store.ingest(str(path), {}, root, progress)
+    build.ingest(str(path), {}, root, progress)
     if previous is None:
         return Update(edition.id, where, added=True)
-    lib = store.open_library(root)
+    lib = build.open_library(root)
     try:
         return _changes(lib, previous, edition.id, where)
     finally:

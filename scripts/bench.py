@@ -63,8 +63,8 @@ import time, json
 t = [time.perf_counter()]
 import crlookup.cli
 t.append(time.perf_counter())
-from crlookup import index, store
-lib = store.open_library()
+from crlookup import build, index
+lib = build.open_library()
 t.append(time.perf_counter())
 index._whoosh(); import whoosh.searching
 t.append(time.perf_counter())
@@ -163,9 +163,9 @@ def queries(lib) -> list[tuple[str, str]]:
 
 def in_process(home: str) -> tuple[float, float, int]:
     os.environ["CRLOOKUP_HOME"] = home
-    from crlookup import index, store
+    from crlookup import build, index
 
-    lib = store.open_library()
+    lib = build.open_library()
     ixs = {lang: index.Index(lib.index_path, lang) for lang in ("en", "ru")}
     scopes = {lang: (lib.edition(lang=lang).id,) for lang in ixs}
     items = queries(lib)
@@ -184,7 +184,7 @@ def wait_for_growing(home: str, env: dict) -> float:
     """Wait until the library has every edition (the process adding the older ones holds the
     library's lock: `grow` waits for it, then has nothing left to do); returns the seconds."""
     t = time.perf_counter()
-    grow = "import sys; from crlookup import store; store.grow(sys.argv[1])"
+    grow = "import sys; from crlookup import build; build.grow(sys.argv[1])"
     subprocess.run([sys.executable, "-c", grow, home], env=env, check=True)
     return time.perf_counter() - t
 

@@ -32,12 +32,14 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from crlookup.errors import NumberError
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from crlookup.ask.analyzer import Analyzer
 from crlookup.ask.cited import Cited
-from crlookup.numbers import NumberError, parse, rule_of, sort_key
+from crlookup.numbers import parse, rule_of, sort_key
 
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OUT = ROOT / "crlookup" / "citations"

@@ -25,16 +25,15 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np
 
-from crlookup import store
+from crlookup import build
 from crlookup.ask.build import (
     EMBEDDED,
     SHIPPED_VECTORS,
-    embed,
     passage_key,
     passages,
     shipped_vectors,
 )
-from crlookup.ask.semantic import DIM
+from crlookup.ask.embedding import DIM, embed
 
 OUT = ROOT / "data" / SHIPPED_VECTORS
 
@@ -54,7 +53,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
-    lib = store.open_library()
+    lib = build.open_library()
     need = wanted(lib)
     have = shipped_vectors()
     missing = [k for k in need if k not in have]

@@ -22,11 +22,11 @@ PAIRS = [
 
 
 def main() -> None:
-    from crlookup import align, store
+    from crlookup import align, build
 
     args = sys.argv[1:]
     pairs = list(zip(args[::2], args[1::2])) if args else PAIRS
-    lib = store.open_library()
+    lib = build.open_library()
     for old, new in pairs:
         new_text = {r.number: r for r in lib.entries(new) if r.kind in ("rule", "subrule")}
         matches = {m.old: m for m in align.align_editions(lib, old, new) if m.old}

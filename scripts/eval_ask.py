@@ -39,6 +39,7 @@ from pathlib import Path
 
 import count_citations  # beside this script
 
+from crlookup.errors import QueryError, QuestionError
 from crlookup.numbers import rule_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,10 +92,10 @@ def own(path: Path):
 
 class Systems:
     def __init__(self):
-        from crlookup import ask, index, store
+        from crlookup import ask, build, index
 
         self.ask, self.index = ask, index
-        self.lib = store.open_library()
+        self.lib = build.open_library()
         self.editions = {lang: self.lib.edition(lang=lang).id for lang in ("en", "ru")}
         self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
         self.indexes = {lang: index.Index(self.lib.index_path, lang) for lang in ("en", "ru")}
@@ -105,14 +106,14 @@ class Systems:
         lex.citations = self.ask.citations() if cited is None else cited
         try:
             q = self.ask.understand(lex, text, self.lib if self.cards else None)
-        except self.ask.QuestionError:
+        except QuestionError:
             return []
         return [a.number for a in self.ask.answer(self.lib, lex, q, K)]
 
     def by_search(self, text: str, lang: str, cited=None) -> list[str]:
         try:
             hits = self.indexes[lang].search(text, editions=(self.editions[lang],), limit=K).hits
-        except self.index.QueryError:
+        except QueryError:
             return []
         return [h.number for h in hits if h.number]
 

@@ -18,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from crlookup.errors import QueryError
 from crlookup.numbers import rule_of
 
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
@@ -51,9 +52,9 @@ def main() -> None:
     if not args.file.exists():
         sys.exit(f"{args.file}: not found (pass --file)")
 
-    from crlookup import index, store
+    from crlookup import build, index
 
-    lib = store.open_library()
+    lib = build.open_library()
     edition = lib.edition(lang="en").id
     ix = index.Index(lib.index_path, "en")
     hits = {1: 0, 5: 0, 10: 0}
@@ -64,7 +65,7 @@ def main() -> None:
         t = time.perf_counter()
         try:
             found = ix.search(text[:500], editions=(edition,), limit=10).hits
-        except index.QueryError:
+        except QueryError:
             found = []
         times.append(time.perf_counter() - t)
         numbers = [h.number for h in found]

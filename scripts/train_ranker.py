@@ -31,13 +31,15 @@ import re
 import sys
 from pathlib import Path
 
+from crlookup.errors import QuestionError
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np
 from eval_ask import DEV, DEV2, HOLDOUT, OWN, own, under
 
-from crlookup import ask, store
+from crlookup import ask, build
 from crlookup.ask import ranking, semantic
 from crlookup.ask.retrieve import rank
 
@@ -79,7 +81,7 @@ class Described:
         self.item = item
         try:
             q = ask.understand(lex, item["question"], lib)
-        except ask.QuestionError:
+        except QuestionError:
             q = None
         self.rows = np.zeros((0, len(ranking.FEATURES)))
         self.right = np.zeros(0, dtype=bool)
@@ -143,7 +145,7 @@ def measure(described: list[Described], weights: list[float]) -> dict:
 
 
 def train() -> dict:
-    lib = store.open_library()
+    lib = build.open_library()
     lexicons = {lang: ask.lexicon(lib, lib.edition(lang=lang).id) for lang in ("en", "ru")}
     for lex in lexicons.values():
         lex.citations = ask.citations()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from crlookup import store
+from crlookup import build
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -39,7 +39,7 @@ OFFICIAL = _official()
 def built_home(tmp_path_factory) -> Path:
     """A library home with the shipped editions built into it (once per test session)."""
     home = tmp_path_factory.mktemp("crlookup-home")
-    store.build(str(home))
+    build.build(str(home))
     return home
 
 
@@ -121,7 +121,7 @@ def small_archive(small_data) -> Path:
 
 @pytest.fixture(scope="session")
 def library(built_home):
-    lib = store.open_library(str(built_home))
+    lib = build.open_library(str(built_home))
     yield lib
     lib.close()
 

@@ -22,7 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup import numbers
-from crlookup.sources import SourceError, archive, text
+from crlookup.errors import SourceError
+from crlookup.sources import archive, text
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE = ROOT / "data" / "official-cr-archive.tar.xz"

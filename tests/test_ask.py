@@ -24,6 +24,7 @@ from crlookup.ask.explain import ASKED_SHOWN
 from crlookup.ask.lexicon import GAP, LEXICON_DIR, SIGNED, _thesaurus_stamp, thesaurus
 from crlookup.ask.question import MAX_WORDS, _loyalty
 from crlookup.cli import cli
+from crlookup.errors import QuestionError
 from crlookup.numbers import rule_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -432,9 +433,9 @@ def test_answers_carry_their_rule_or_section_title(library):
 
 
 def test_newest_edition_unless_told(private_home):
-    from crlookup import store
+    from crlookup import build
 
-    library = store.open_library()
+    library = build.open_library()
     assert ask.ask(library, "Can a creature with defender attack?").searched == EN
     old = ask.ask(library, "Can a creature with defender attack?", edition="en-2013-11-01")
     assert {a.edition for a in old.answers} == {"en-2013-11-01"}
@@ -445,9 +446,9 @@ def test_newest_edition_unless_told(private_home):
 
 
 def test_lexicons_are_built_with_the_library(built_home):
-    from crlookup import store
+    from crlookup import build
 
-    folder = os.path.join(store.current(str(built_home)), LEXICON_DIR)
+    folder = os.path.join(build.current(str(built_home)), LEXICON_DIR)
     assert sorted(os.listdir(folder)) == [f"{EN}.pickle", f"{RU}.pickle"]
 
 
@@ -546,7 +547,7 @@ def test_any_text_is_read_or_refused(library, text):
     lex = ask.lexicon(library, EN)
     try:
         q = ask.understand(lex, text)
-    except ask.QuestionError:
+    except QuestionError:
         return
     scores, reasons = ask.rank(lex, q)
     assert all(s > 0 for s in scores.values())
@@ -701,14 +702,14 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
 def test_entry_vectors_are_kept_with_the_library(library):
     import numpy as np
 
-    from crlookup.ask import semantic
+    from crlookup.ask import embedding, semantic
     from crlookup.ask.build import VECTOR_DIR, passage_key, passages, shipped_vectors
-    from crlookup.library import kept
+    from crlookup.database import kept
 
     assert kept(library.path, VECTOR_DIR, EN) is not None  # built with the library
     vectors = semantic.vectors(library, EN)
     texts = passages(library, EN)
-    assert vectors.shape == (len(texts), semantic.DIM)
+    assert vectors.shape == (len(texts), embedding.DIM)
     norms = np.linalg.norm(vectors, axis=1)
     assert all((n > 0.99) == bool(t) for n, t in zip(norms, texts))  # unit rows; zeros: no answer
     i = [r.number for r in library.entries(EN)].index("702.19b")
@@ -723,10 +724,10 @@ def test_a_text_not_shipped_is_embedded_the_first_time_ask_reads_it(small_data):
     file."""
     import numpy as np
 
-    from crlookup import store
-    from crlookup.ask import semantic
+    from crlookup import build
+    from crlookup.ask import embedding, semantic
     from crlookup.ask.build import VECTOR_DIR, passages
-    from crlookup.library import kept
+    from crlookup.database import kept
 
     source = small_data / "cr-2010-07-16-en-section702-webpage.txt"
     text = source.read_text(encoding="utf-8")
@@ -734,7 +735,7 @@ def test_a_text_not_shipped_is_embedded_the_first_time_ask_reads_it(small_data):
     source.write_text(text.replace("Deathtouch is a static ability.",
                                    "Deathtouch is a static ability of poisonous things."),
                       encoding="utf-8")
-    lib = store.open_library()
+    lib = build.open_library()
     try:
         edition = "en-2010-07-16"
         texts = passages(lib, edition)
@@ -742,9 +743,9 @@ def test_a_text_not_shipped_is_embedded_the_first_time_ask_reads_it(small_data):
         assert kept(lib.path, VECTOR_DIR, edition) is None  # the build embedded nothing
         semantic.vectors(lib, edition)
         kept_vectors = kept(lib.path, VECTOR_DIR, edition)["vectors"]
-        fresh = semantic.model().passage([texts[i]])[0]
+        fresh = embedding.model().passage([texts[i]])[0]
         assert np.abs(kept_vectors[i].astype(np.float32) - fresh).max() < 2e-3
-        assert float(fresh @ semantic.model().query("What does deathtouch do?")) > 0.8
+        assert float(fresh @ embedding.model().query("What does deathtouch do?")) > 0.8
     finally:
         lib.close()
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crlookup.cards import CardQueryError, check_name, name_key
-from crlookup.index import QueryError
+from crlookup.cards import check_name, name_key
+from crlookup.errors import CardQueryError, QueryError
 
 
 @pytest.fixture(scope="module")

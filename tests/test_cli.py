@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from conftest import OFFICIAL
 
 from crlookup.cli import cli
-from conftest import OFFICIAL
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crlookup import numbers
-from crlookup.numbers import NumberError, RuleNumber, parse
+from crlookup.errors import NumberError
+from crlookup.numbers import RuleNumber, parse
 
 # a subrule number's parts: section, rule, and the index of its letters (600: well past "zz")
 SUBRULE_PARTS = (

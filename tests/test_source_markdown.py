@@ -15,12 +15,13 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import OFFICIAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup import numbers, refs
-from crlookup.sources import SourceError, markdown, text
-from conftest import OFFICIAL
+from crlookup.errors import SourceError
+from crlookup.sources import markdown, text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"

@@ -14,13 +14,14 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
+import conftest
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crlookup import refs
-from crlookup.sources import SourceError, po, text
-import conftest
+from crlookup.errors import SourceError
+from crlookup.sources import po, text
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FIXTURES = Path(__file__).resolve().parent / "data" / "po"

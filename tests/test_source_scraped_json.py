@@ -16,11 +16,12 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import OFFICIAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.sources import SourceError, scraped_json, text
-from conftest import OFFICIAL
+from crlookup.errors import SourceError
+from crlookup.sources import scraped_json, text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup import sources
-from crlookup.sources import SourceError, text
+from crlookup.errors import SourceError
+from crlookup.sources import text
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

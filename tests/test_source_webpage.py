@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.sources import SourceError, text, webpage
+from crlookup.errors import SourceError
+from crlookup.sources import text, webpage
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"

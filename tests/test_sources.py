@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from crlookup import sources, store
-from crlookup.sources import SourceError
+from crlookup import build, sources
+from crlookup.errors import SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 MANIFEST = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))
@@ -39,7 +39,7 @@ def test_detected_from_content(name):
 
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_editions_as_the_manifest_says(name):
-    editions = [store.apply_options(e, FILES[name].get("options", {})) for e in sources.read(DATA / name)]
+    editions = [build.apply_options(e, FILES[name].get("options", {})) for e in sources.read(DATA / name)]
     assert [e.id for e in editions] == FILES[name]["editions"]
     # an archive's editions come from its members, each named after the edition's date
     assert all(e.source == name or e.source == f"MagicCompRules-{e.id[3:]}.txt" for e in editions)

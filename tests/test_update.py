@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from crlookup import store, update
+from crlookup import paths, update
 from crlookup.cli import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -142,7 +142,7 @@ def run(*args, code=0):
 
 
 def home() -> Path:
-    return Path(store.home())
+    return Path(paths.home())
 
 
 def state() -> tuple:

@@ -5,36 +5,38 @@ A question flows through the package's modules in this order:
 - analyzer.py: words as both the lexicon and the question read them (folded, stemmed, stop words);
 - lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
   stemmed words, what cites what, the players' thesaurus), kept beside the library; build.py
-  builds it, with the library (crlookup.store) or on first use for an older edition;
+  builds it, with the library (crlookup.build) or on first use for an older edition
+  (`build.lexicon`: the one kept, else built now);
 - cited.py: what answers to real players' questions cite, and the words players write;
 - question.py: the question read: its words, corrections and players' phrases, the terms and
   rules it names, the cards it names;
 - retrieve.py: the lexical retrieval: every entry's evidence for the question, scored;
 - semantic.py: the semantic retrieval: how close in meaning the question is to every entry
-  (a shipped embedding model; entry vectors made by build.py);
+  (the shipped embedding model of embedding.py; entry vectors made by build.py);
 - ranking.py: the candidates of both, ordered by weights learned from real questions;
 - explain.py: the answers, each under its title, with the reasons that chose it.
 
 `ask` runs them all: a question is read against an edition of its own language (the newest unless
 told otherwise), and its answers are carried to another language's rules when those are wanted.
 
-(`crlookup.ask.lexicon` is the function `lexicon`; import from its module by name:
-`from crlookup.ask.lexicon import LEXICON_DIR`.)
+(`crlookup.ask.lexicon` is the function `lexicon`, from build.py; import from the module
+lexicon.py by name: `from crlookup.ask.lexicon import LEXICON_DIR`.)
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from crlookup.ask.build import lexicon
 from crlookup.ask.cited import citations
 from crlookup.ask.explain import Answer, _title, answer
-from crlookup.ask.lexicon import Lexicon, lexicon
-from crlookup.ask.question import Question, QuestionError, detect_lang, understand
+from crlookup.ask.lexicon import Lexicon
+from crlookup.ask.question import Question, detect_lang, understand
 from crlookup.ask.retrieve import rank
 from crlookup.i18n import _
-from crlookup.library import Library
+from crlookup.read import Library
 
-__all__ = ["Answer", "Asked", "Lexicon", "Question", "QuestionError", "answer", "ask",
+__all__ = ["Answer", "Asked", "Lexicon", "Question", "answer", "ask",
            "citations", "detect_lang", "lexicon", "rank", "understand"]
 
 

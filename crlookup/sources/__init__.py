@@ -8,32 +8,14 @@ and nothing else. `detect` picks the parser from the content, not from the file 
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING
+
+from crlookup.errors import SourceError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from crlookup.model import Edition
-
-
-class SourceError(ValueError):
-    """A source file that cannot be read: names the file, the line and what was expected."""
-
-    def __init__(self, file: str | Path, line: int | None, expected: str, found: str | None = None):
-        self.file = os.path.basename(str(file))
-        self.line = line
-        self.expected = expected
-        self.found = found
-        where = f"{self.file}:{line}" if line else self.file
-        msg = f"{where}: expected {expected}"
-        if found is not None:
-            shown = found if len(found) <= 60 else found[:57] + "..."
-            msg += f", found {shown!r}"
-        super().__init__(msg)
-
-    def __reduce__(self):  # survives the trip back from a parsing process
-        return (type(self), (self.file, self.line, self.expected, self.found))
 
 
 #: format name -> module under crlookup.sources that reads it

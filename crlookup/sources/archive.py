@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
+from crlookup.errors import SourceError
 from crlookup.model import Edition
-from crlookup.sources import SourceError, text
+from crlookup.sources import text
 
 MEMBER = re.compile(r"^MagicCompRules-(\d{4})-(\d{2})-(\d{2})\.txt$")
 _XZ = b"\xfd7zXZ\x00"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from crlookup.sources import SourceError
+from crlookup.errors import SourceError
 
 MONTHS = {
     m: i

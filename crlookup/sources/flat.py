@@ -52,9 +52,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from crlookup import numbers
+from crlookup.errors import NumberError, SourceError
 from crlookup.model import Edition, GlossaryEntry, Source
 from crlookup.numbers import RuleNumber
-from crlookup.sources import SourceError, glossary
+from crlookup.sources import glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.text import EXAMPLE, clean, effective_date
 from crlookup.sources.tree import RuleTree
@@ -210,7 +211,7 @@ def _successors(last: RuleNumber) -> list[RuleNumber]:
             try:
                 nxt = numbers.letters_at(numbers.letters_index(last.letters) + 1)
                 out.append(RuleNumber(last.section, last.rule, nxt))
-            except numbers.NumberError:
+            except NumberError:
                 pass
         else:
             out.append(RuleNumber(last.section, last.rule, "a"))

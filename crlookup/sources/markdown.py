@@ -53,8 +53,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from crlookup import numbers
+from crlookup.errors import NumberError, SourceError
 from crlookup.model import Edition, Source
-from crlookup.sources import SourceError, dates, glossary
+from crlookup.sources import dates, glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.tree import RuleTree
 
@@ -175,7 +176,7 @@ def _number(section: str, rule: str, letters: str) -> str | None:
         return None
     try:
         return str(numbers.parse(f"{section}.{int(rule)}{letters}"))
-    except (numbers.NumberError, ValueError):
+    except (NumberError, ValueError):
         return None
 
 

@@ -48,8 +48,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from crlookup import numbers
+from crlookup.errors import SourceError
 from crlookup.model import Edition
-from crlookup.sources import SourceError, dates
+from crlookup.sources import dates
 from crlookup.sources.text import EXAMPLE
 from crlookup.sources.tree import RuleTree
 

@@ -1,3 +1,4 @@
+
 """The official text format: MagicCompRules*.txt as Wizards publishes it (2003 on).
 
 Layout: a title, "These rules are effective (or current) as of <date>.", an introduction, a
@@ -35,8 +36,9 @@ from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
+from crlookup.errors import SourceError
 from crlookup.model import Edition, Source
-from crlookup.sources import SourceError, dates, glossary
+from crlookup.sources import dates, glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.tree import RuleTree
 

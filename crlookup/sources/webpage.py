@@ -39,8 +39,9 @@ from datetime import date
 from pathlib import Path
 
 from crlookup import numbers
+from crlookup.errors import NumberError, SourceError
 from crlookup.model import Edition
-from crlookup.sources import SourceError, dates
+from crlookup.sources import dates
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.text import EXAMPLE
 from crlookup.sources.tree import RuleTree
@@ -203,7 +204,7 @@ def read(path: Path, data: bytes) -> list[Edition]:
 def _valid(number: str) -> bool:
     try:
         numbers.parse(number)
-    except numbers.NumberError:
+    except NumberError:
         return False
     return True
 

@@ -11,8 +11,8 @@ import conftest
 import pytest
 from conftest import OFFICIAL
 
-from crlookup import store
-from crlookup.sources import SourceError
+from crlookup import build
+from crlookup.errors import CardsUnavailable, LibraryError, SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -30,7 +30,7 @@ def home_of(small_data) -> str:
 
 def test_first_use_builds_with_progress(small_data):
     calls = []
-    lib = store.open_library(home_of(small_data), progress=lambda d, t, label: calls.append((d, t, label)))
+    lib = build.open_library(home_of(small_data), progress=lambda d, t, label: calls.append((d, t, label)))
     assert [e.id for e in lib.editions()] == ["en-2010-07-16"]
     assert calls[0][0] == 0 and calls[-1][0] == calls[-1][1]
     assert {c[2] for c in calls} >= {"cr-2010-07-16-en-section702-webpage.txt", "indexing", "done"}
@@ -38,33 +38,33 @@ def test_first_use_builds_with_progress(small_data):
 
 
 def test_later_runs_reuse_it(private_home):
-    before = store.current(str(private_home))
-    lib = store.open_library(str(private_home), progress=lambda *a: pytest.fail("rebuilt"))
+    before = build.current(str(private_home))
+    lib = build.open_library(str(private_home), progress=lambda *a: pytest.fail("rebuilt"))
     assert lib.path == before
     lib.close()
 
 
 def test_new_version_rebuilds(small_data, monkeypatch):
-    before = store.open_library(home_of(small_data)).path
-    monkeypatch.setattr(store, "__version__", "999.0")
-    lib = store.open_library(home_of(small_data))
+    before = build.open_library(home_of(small_data)).path
+    monkeypatch.setattr(build, "__version__", "999.0")
+    lib = build.open_library(home_of(small_data))
     assert lib.path != before
     lib.close()
 
 
 def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_path):
     home = Path(home_of(small_data))
-    store.ingest(str(new_edition_file(tmp_path)), {}, root=str(home))
+    build.ingest(str(new_edition_file(tmp_path)), {}, root=str(home))
     copy = home / "sources" / "next.txt"
-    built = store.current(str(home))
+    built = build.current(str(home))
     # touched, same bytes: no rebuild
     os.utime(copy, ns=(1, 1))
-    lib = store.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
+    lib = build.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
     assert lib.path == built
     lib.close()
     # changed bytes: rebuild
     copy.write_bytes(copy.read_bytes().replace(b"September 1, 2026", b"September 2, 2026"))
-    lib = store.open_library(str(home))
+    lib = build.open_library(str(home))
     assert lib.path != built
     assert [e.id for e in lib.editions()] == ["en-2010-07-16", "en-2026-09-02"]
     lib.close()
@@ -76,7 +76,7 @@ def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, 
     from crlookup import align, editions, index
 
     home = home_of(small_data)
-    before = store.open_library(home).path
+    before = build.open_library(home).path
     module, name = {"editions": (editions, "add"), "index": (index, "add"), "align": (align, "save")}[stage]
     real = getattr(module, name)
 
@@ -86,33 +86,33 @@ def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, 
 
     monkeypatch.setattr(module, name, failing)
     with pytest.raises(type(error)):
-        store.ingest(str(new_edition_file(tmp_path)), {}, root=home)
-    assert store.current(home) == before
+        build.ingest(str(new_edition_file(tmp_path)), {}, root=home)
+    assert build.current(home) == before
     assert not [p for p in Path(home).iterdir() if p.name.startswith("build-")]
     assert not (Path(home) / "sources" / "next.txt").exists()
     monkeypatch.setattr(module, name, real)
-    lib = store.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
+    lib = build.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
     assert [e.id for e in lib.editions()] == ["en-2010-07-16"]
     lib.close()
 
 
 def test_bad_source_leaves_the_old_library(private_home, tmp_path):
-    before = store.current(str(private_home))
+    before = build.current(str(private_home))
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"These rules are effective as of May 1, 2030.\n\nno rules at all\n")
     with pytest.raises(SourceError):
-        store.ingest(str(bad), {}, root=str(private_home))
-    assert store.current(str(private_home)) == before
+        build.ingest(str(bad), {}, root=str(private_home))
+    assert build.current(str(private_home)) == before
     assert not (private_home / "sources").exists()
 
 
 def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, tmp_path):
     home = home_of(small_data)
-    added = store.ingest(str(new_edition_file(tmp_path)), {}, root=home)
+    added = build.ingest(str(new_edition_file(tmp_path)), {}, root=home)
     assert [e.id for e in added] == ["en-2026-09-01"]
-    with pytest.raises(store.LibraryError, match="already in the library"):
-        store.ingest(str(new_edition_file(tmp_path, name="again.txt")), {}, root=home)
-    added = store.ingest(
+    with pytest.raises(LibraryError, match="already in the library"):
+        build.ingest(str(new_edition_file(tmp_path, name="again.txt")), {}, root=home)
+    added = build.ingest(
         str(new_edition_file(tmp_path, name="again.txt")), {"id": "en-2026-09-01-draft"}, root=home
     )
     assert added[0].id == "en-2026-09-01-draft"
@@ -120,16 +120,16 @@ def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, tmp_path):
 
 def test_dangling_pointer_rebuilds(small_data):
     home = Path(home_of(small_data))
-    store.open_library(str(home)).close()
+    build.open_library(str(home)).close()
     (home / "current").write_text("library-gone")
-    lib = store.open_library(str(home))
+    lib = build.open_library(str(home))
     assert lib.get("en-2010-07-16", "702.19") is not None
     lib.close()
 
 
 def test_two_processes_building_at_once(small_data, tmp_path):
     home = tmp_path / "home"
-    code = "from crlookup import store; lib = store.open_library(); print(lib.path)"
+    code = "from crlookup import build; lib = build.open_library(); print(lib.path)"
     env = dict(os.environ, CRLOOKUP_HOME=str(home))
     procs = [
         subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
@@ -145,10 +145,10 @@ def test_library_without_its_index_is_rebuilt(small_data):
     import shutil
 
     home = home_of(small_data)
-    store.open_library(home).close()
-    shutil.rmtree(Path(store.current(home)) / store.INDEX)
-    lib = store.open_library(home)
-    assert (Path(lib.path) / store.INDEX).is_dir()
+    build.open_library(home).close()
+    shutil.rmtree(Path(build.current(home)) / build.INDEX)
+    lib = build.open_library(home)
+    assert (Path(lib.path) / build.INDEX).is_dir()
     lib.close()
 
 
@@ -160,7 +160,7 @@ def _inodes(folder: Path) -> dict[str, int]:
 
 
 def test_archive_members_are_editions_named_after_them(small_archive):
-    lib = store.open_library(home_of(small_archive))
+    lib = build.open_library(home_of(small_archive))
     infos = {e.id: e for e in lib.editions()}
     assert list(infos) == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01", "en-2010-07-16"]
     assert infos["en-2003-07-01"].source == "MagicCompRules-2003-07-01.txt"
@@ -176,22 +176,22 @@ def test_archive_members_are_editions_named_after_them(small_archive):
 
 def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path):
     home = Path(home_of(small_archive))
-    before = Path(store.open_library(str(home)).path)
+    before = Path(build.open_library(str(home)).path)
     old = _inodes(before)
     labels = []
-    added = store.ingest(str(new_edition_file(tmp_path)), {}, root=str(home),
+    added = build.ingest(str(new_edition_file(tmp_path)), {}, root=str(home),
                          progress=lambda d, t, label: labels.append(label))
     assert [e.id for e in added] == ["en-2026-09-01"]
     # only the new file was parsed and indexed
     assert {label for label in labels if label.endswith(".txt")} == {"next.txt"}
-    after = Path(store.current(str(home)))
+    after = Path(build.current(str(home)))
     new = _inodes(after)
     # the index's segments and the card database are the old library's files, linked;
     # the database is a copy (it is written to)
     shared = {name for name in old if name in new and old[name] == new[name]}
     assert "cards.sqlite" in shared and any(name.endswith(".seg") for name in shared)
-    assert store.DB not in shared
-    lib = store.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
+    assert build.DB not in shared
+    lib = build.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
     assert ("en-2004-10-01", "en-2026-09-01") in lib.alignment_pairs()
     # the new edition is searchable, and the old ones still are
     from crlookup import index
@@ -206,11 +206,11 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
 
 def test_a_new_archive_member_is_added_alone(small_archive):
     home = home_of(small_archive)
-    store.open_library(home).close()
+    build.open_library(home).close()
     conftest.write_archive(small_archive / "official-cr-archive.tar.xz",
                            (*conftest.SMALL_ARCHIVE, "MagicCompRules-2005-02-01.txt"))
     labels = []
-    lib = store.open_library(home, progress=lambda d, t, label: labels.append(label))
+    lib = build.open_library(home, progress=lambda d, t, label: labels.append(label))
     assert {label for label in labels if label.endswith(".txt")} == {"MagicCompRules-2005-02-01.txt"}
     assert [e.id for e in lib.editions()][-2:] == ["en-2005-02-01", "en-2010-07-16"]
     assert ("en-2004-10-01", "en-2005-02-01") in lib.alignment_pairs()
@@ -220,10 +220,10 @@ def test_a_new_archive_member_is_added_alone(small_archive):
 
 def test_a_removed_member_rebuilds_from_scratch(small_archive):
     home = home_of(small_archive)
-    store.open_library(home).close()
+    build.open_library(home).close()
     conftest.write_archive(small_archive / "official-cr-archive.tar.xz", conftest.SMALL_ARCHIVE[1:])
     labels = []
-    lib = store.open_library(home, progress=lambda d, t, label: labels.append(label))
+    lib = build.open_library(home, progress=lambda d, t, label: labels.append(label))
     assert "MagicCompRules-2003-07-01.txt" in labels  # parsed again: a new library
     assert [e.id for e in lib.editions()] == ["en-2003-07-01", "en-2004-10-01", "en-2010-07-16"]
     lib.close()
@@ -232,17 +232,17 @@ def test_a_removed_member_rebuilds_from_scratch(small_archive):
 def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(small_archive, monkeypatch):
     import time
 
-    monkeypatch.setattr(store, "FIRST", 1)
+    monkeypatch.setattr(build, "FIRST", 1)
     home = home_of(small_archive)
-    lib = store.open_library(home)  # starts `python -m crlookup.store grow` (CRLOOKUP_DATA)
+    lib = build.open_library(home)  # starts `python -m crlookup.build grow` (CRLOOKUP_DATA)
     assert [e.id for e in lib.editions()] == ["en-2004-10-01", "en-2010-07-16"]
     assert lib.pending == 2
     first = lib.path
     lib.close()
     deadline = time.monotonic() + 120
-    while store.current(home) == first and time.monotonic() < deadline:
+    while build.current(home) == first and time.monotonic() < deadline:
         time.sleep(0.2)
-    lib = store.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
+    lib = build.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
     assert lib.pending == 0
     assert [e.id for e in lib.editions()][:3] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
     from crlookup import history
@@ -257,13 +257,13 @@ def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(sma
 
 def test_cards_are_built_with_the_library_and_reused(small_data, tmp_path):
     home = str(tmp_path / "home")
-    lib = store.open_library(home)
+    lib = build.open_library(home)
     assert lib.cards_error is None and len(lib.cards()) == 7
     assert lib.cards().find("stomp").card.name == "Bonecrusher Giant // Stomp"
     cached = next((tmp_path / "home" / "parsed").glob("cards-*.sqlite"))
     made = cached.stat().st_mtime_ns
     lib.close()
-    store.build(home, progress=None)  # rebuilt (nothing changed): the card database is reused
+    build.build(home, progress=None)  # rebuilt (nothing changed): the card database is reused
     assert cached.stat().st_mtime_ns == made
     assert len(list((tmp_path / "home" / "parsed").glob("cards-*.sqlite"))) == 1
 
@@ -277,19 +277,18 @@ def test_cards_are_built_with_the_library_and_reused(small_data, tmp_path):
         (data / "cards.jsonl.gz").read_bytes()[:-40]), "cards.jsonl.gz:"),
 ])
 def test_a_bad_card_file_leaves_the_rules_usable(small_data, tmp_path, damage, where):
-    from crlookup.library import CardsUnavailable
 
     home = str(tmp_path / "home")
-    store.open_library(home).close()
+    build.open_library(home).close()
     damage(small_data)
-    lib = store.open_library(home)  # rebuilt: the card file changed
+    lib = build.open_library(home)  # rebuilt: the card file changed
     assert lib.get("en-2010-07-16", "702.19") is not None  # the rules are there
     assert lib.cards_error.startswith(where)
     with pytest.raises(CardsUnavailable, match=where.replace(".", r"\.")):
         lib.cards()
     lib.close()
     # recorded, not retried: the next run reuses this library
-    again = store.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
+    again = build.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
     assert again.path == lib.path
     again.close()
 
@@ -298,9 +297,9 @@ def test_a_mended_card_file_brings_the_cards_back(small_data, tmp_path):
     home = str(tmp_path / "home")
     good = (small_data / "cards.jsonl.gz").read_bytes()
     (small_data / "cards.jsonl.gz").write_bytes(b"not gzip at all")
-    assert store.open_library(home).cards_error.startswith("cards.jsonl.gz: expected a gzip")
+    assert build.open_library(home).cards_error.startswith("cards.jsonl.gz: expected a gzip")
     (small_data / "cards.jsonl.gz").write_bytes(good)
-    lib = store.open_library(home)
+    lib = build.open_library(home)
     assert lib.cards_error is None and len(lib.cards()) == 7
     lib.close()
 

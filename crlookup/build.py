@@ -28,8 +28,11 @@ import sqlite3
 import sys
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
-from crlookup import __version__, library, package_data
-from crlookup.library import Library
+from crlookup.database import DB, open_db
+from crlookup.errors import LibraryError, SourceError
+from crlookup.paths import data_dir, home
+from crlookup.read import Library
+from crlookup.version import __version__
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,37 +40,9 @@ if TYPE_CHECKING:
     from crlookup.model import Edition
 
 SCHEMA = 3  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
-DB = library.DB
 INDEX = "index"  # the full-text index (crlookup.index), beside the database
 CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
 Progress = Callable[[int, int, str], None]
-
-
-class LibraryError(Exception):
-    """The library cannot be built or read (the message says why, in one line)."""
-
-
-# --------------------------------------------------------------------------- locations
-
-
-def home() -> str:
-    env = os.environ.get("CRLOOKUP_HOME")
-    if env:
-        return os.path.expanduser(env)
-    user = os.path.expanduser("~")
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.join(user, "AppData", "Local")
-    elif sys.platform == "darwin":
-        base = os.path.join(user, "Library", "Caches")
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(user, ".cache")
-    return os.path.join(base, "crlookup")
-
-
-def data_dir() -> str:
-    """The sources a library is built from: the shipped ones (`package_data`), or the folder
-    `CRLOOKUP_DATA` names (with its own manifest.json)."""
-    return os.environ.get("CRLOOKUP_DATA") or package_data()
 
 
 # --------------------------------------------------------------------------- sources
@@ -153,7 +128,7 @@ def current(root: str) -> str | None:
 
 
 def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
-    return library.open_db(path, readonly)
+    return open_db(path, readonly)
 
 
 def _stamp(db: sqlite3.Connection) -> dict:
@@ -229,7 +204,7 @@ def _start_growing(root: str) -> None:
         return
     with contextlib.suppress(OSError):
         subprocess.Popen(
-            [sys.executable, "-m", "crlookup.store", "grow", root],
+            [sys.executable, "-m", "crlookup.build", "grow", root],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, close_fds=True,
         )
@@ -376,7 +351,7 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
     now (it records how many are still to come, `pending`); the next build adds them.
 
     The new library is written beside the current one and replaces it in one rename.
-    Raises `crlookup.sources.SourceError` for a source that cannot be read and
+    Raises `crlookup.SourceError` for a source that cannot be read and
     `LibraryError` for anything else; in both cases the previous library stays current.
     """
     import time
@@ -554,9 +529,9 @@ def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | Non
 
 
 def main(argv: list[str]) -> int:
-    """`python -m crlookup.store grow ROOT`: what `_start_growing` runs, in the background."""
+    """`python -m crlookup.build grow ROOT`: what `_start_growing` runs, in the background."""
     if len(argv) != 2 or argv[0] != "grow":
-        print("usage: python -m crlookup.store grow ROOT", file=sys.stderr)
+        print("usage: python -m crlookup.build grow ROOT", file=sys.stderr)
         return 2
     try:
         grow(argv[1])
@@ -579,7 +554,6 @@ def build_cards(path: str, sha: str, library_path: str, cache: str) -> dict:
     import uuid
 
     from crlookup import cards
-    from crlookup.sources import SourceError
     from crlookup.sources import cards as card_file
 
     name = os.path.basename(path)

@@ -1,7 +1,8 @@
-"""What a built library holds and how it is queried: editions, entries, glossary, citations.
+"""The read side of a built library: what it holds and how it is queried (editions, entries,
+glossary, citations).
 
-One SQLite file, written by the build's stages (crlookup.editions writes the editions,
-crlookup.align the alignments; crlookup.store runs them and makes a build atomic).
+One SQLite file, written by the build (crlookup.build runs the stages: crlookup.editions
+writes the editions, crlookup.align the alignments, and makes a build atomic).
 `Library` answers lookups by number, subtrees, who-cites-what and exports without parsing
 anything again, and opens the cards built beside it (`Library.cards`, crlookup.cards), or
 says why there are none. Nothing here writes the database.
@@ -16,6 +17,7 @@ from datetime import date
 from typing import Iterator, NamedTuple
 
 from crlookup import numbers
+from crlookup.errors import CardsUnavailable, NotFound, NumberError
 from crlookup.i18n import _
 from crlookup.model import GlossaryEntry, Reference, Rule, Source
 
@@ -68,69 +70,6 @@ class EditionInfo(NamedTuple):
             "partial": self.partial,
             "counts": self.counts,
         }
-
-
-class NotFound(LookupError):
-    """No such edition or entry; `suggestions` lists the nearest that exist."""
-
-    def __init__(self, message: str, suggestions: list[str] | None = None):
-        super().__init__(message)
-        self.suggestions = suggestions or []
-
-
-class CardsUnavailable(LookupError):
-    """The library has no cards: the card file was missing or unreadable when it was built
-    (the message names it, and the line)."""
-
-
-DB = "library.sqlite"  # a built library's database, in its folder
-
-
-def open_db(library_path: str, readonly: bool = True) -> sqlite3.Connection:
-    """The database of the library in `library_path`, its rows by column name."""
-    db = connect(os.path.join(library_path, DB), readonly)
-    db.row_factory = sqlite3.Row
-    return db
-
-
-def connect(db_path: str, readonly: bool = True) -> sqlite3.Connection:
-    """A connection to one of a library's databases: read-only (by URI, so that reading can
-    neither change nor create it), or for writing."""
-    if not readonly:
-        return sqlite3.connect(db_path)
-    uri = db_path.replace(os.sep, "/").replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-    return sqlite3.connect(f"file:{uri}?mode=ro", uri=True)
-
-
-def kept(library_path: str, folder: str, name: str):
-    """What `keep` kept beside a library as <folder>/<name>.pickle, or None if there is none
-    or it cannot be read."""
-    import pickle
-
-    try:
-        with open(os.path.join(library_path, folder, name + ".pickle"), "rb") as f:
-            return pickle.load(f)
-    except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, TypeError,
-            ImportError):
-        return None
-
-
-def keep(library_path: str, folder: str, name: str, data) -> None:
-    """Keep `data` beside a library as <folder>/<name>.pickle (written whole, then renamed
-    into place); a library that cannot be written to is left as it is, and what would have
-    been kept is made again next time."""
-    import pickle
-    import tempfile
-
-    where = os.path.join(library_path, folder)
-    try:
-        os.makedirs(where, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, os.path.join(where, name + ".pickle"))
-    except OSError:
-        pass
 
 
 # --------------------------------------------------------------------------- reading
@@ -422,7 +361,7 @@ class Library:
                 out.append(s)
         try:
             target = numbers.parse(number)
-        except numbers.NumberError:
+        except NumberError:
             return out[:limit]
         siblings = [n for n in existing if numbers.parse(n).kind == target.kind]
         siblings.sort(key=lambda n: _distance(numbers.parse(n), target))

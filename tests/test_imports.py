@@ -1,0 +1,113 @@
+"""The shape of the package, in the spirit of click's tests/test_imports.py: no module imports
+another that imports it back, errors are defined in one place, and `import crlookup` is light."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import crlookup
+
+PACKAGE = Path(crlookup.__file__).resolve().parent
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the crlookup modules it imports, at the top or inside a function alike (an
+    import put off until a function runs is an import all the same)."""
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    sub = f"{node.module}.{alias.name}"
+                    found.add(sub if sub in modules else node.module)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    graph = import_graph()
+    assert len(graph) > 40 and "crlookup.ask.build" in graph["crlookup.ask.semantic"]
+    assert cycles(graph) == []
+
+
+def test_errors_are_defined_in_errors_only():
+    """Every exception crlookup raises on purpose is a class of crlookup.errors (the CLI's
+    own click exception aside), so that `except crlookup.CrlookupError` catches them all."""
+    from crlookup import errors
+
+    defined = []
+    for info in pkgutil.walk_packages(crlookup.__path__, "crlookup."):
+        if info.name in ("crlookup.errors", "crlookup.browse", "crlookup.cli"):
+            continue  # the errors themselves; Textual's app and click's command line
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, BaseException)
+                    and value.__module__ == info.name):
+                defined.append(f"{info.name}.{value.__name__}")
+    assert defined == []
+    for value in vars(errors).values():
+        if isinstance(value, type) and issubclass(value, Exception) and value.__module__ == errors.__name__:
+            assert issubclass(value, errors.CrlookupError) and value.__doc__
+
+
+def test_import_crlookup_is_light():
+    """The public face imports what it offers only when it is used."""
+    code = (
+        "import sys, crlookup\n"
+        "mine = sorted(m for m in sys.modules if m.startswith('crlookup'))\n"
+        "assert mine == ['crlookup', 'crlookup.version'], mine\n"
+        "assert not [m for m in ('sqlite3', 'click', 'rich', 'whoosh') if m in sys.modules]\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
