@@ -4,14 +4,18 @@ Editions of the same date pair by number (en-2019-01-25 702.19b is ru-2019-01-25
 Otherwise the rule is followed through its own language's stored alignments to the edition
 that has a translation of the same date, nearest in date first; the pair then says which
 edition each side comes from, so the reader knows the texts may differ.
+
+`parallel` is `rule --parallel` (a rule and its subrules beside their counterparts);
+`counterparts` gives `search --parallel` each hit's counterpart.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from crlookup.history import Links
-from crlookup.model import Rule
+from crlookup.model import Rule, fold
 from crlookup.read import Library
 
 
@@ -62,4 +66,67 @@ def pairs(lib: Library, edition: str, numbers: list[str], lang: str) -> list[Pai
                         bool(found) and lib.edition(found[0]).date == source.date))
     if target_edition:  # sides with no counterpart still name the edition searched
         out = [p if p.right.edition else p._replace(right=Side(target_edition, None)) for p in out]
+    return out
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """A rule and its subrules (`pairs`) in two languages (`langs`: its edition's first)."""
+
+    langs: tuple[str, str]
+    edition: str
+    pairs: tuple[Pair, ...]
+
+    def to_dict(self) -> dict:
+        first, other = self.langs
+
+        def side(s: Side) -> dict:
+            return s.rule.to_dict(s.edition) if s.rule else {"edition": s.edition or None, "missing": True}
+
+        return {
+            "editions": {first: self.edition, other: self.pairs[0].right.edition or None},
+            "same_date": self.pairs[0].same_date,
+            "pairs": [{"number": p.number, first: side(p.left), other: side(p.right)} for p in self.pairs],
+        }
+
+
+def parallel(lib: Library, number: str, langs: tuple[str, str], edition: str | None = None) -> Parallel:
+    """The rule `number` (of `edition`, else the newest of langs[0]) and its subrules beside
+    their counterparts in the other language; a trailing period ("702.19.") leaves out the
+    subrules. With `edition`, its own language goes first."""
+    alone = number.strip().endswith(".") and "." in number.strip()[:-1]
+    first, other = langs
+    if edition:
+        edition, rule = lib.entry(number, edition)
+        own = lib.edition(edition).lang
+        if own != first:
+            first, other = own, (other if other != own else first)
+    else:
+        edition, rule = lib.entry(number, lang=first)
+    lib.edition(lang=other)  # NotFound if the library has no edition in that language
+    below = [] if alone or rule.kind in ("chapter", "section") else lib.subtree(edition, rule.number)
+    found = pairs(lib, edition, [rule.number] + [r.number for r in below], other)
+    return Parallel((first, other), edition, tuple(found))
+
+
+def counterparts(lib: Library, hits, lang: str, other: str) -> dict[int, dict]:
+    """For `search --parallel`: each hit's counterpart in language `other`, by hit position
+    (a rule through `counterpart_edition`; a glossary entry by its English name)."""
+    target = lib.glossary_edition(other) if other != lang else None
+    links = Links(lib, lang)
+    out = {}
+    for i, h in enumerate(hits):
+        if h.number:
+            found = counterpart_edition(lib, h.edition, h.number, other, links)
+            rule = lib.get(*found) if found else None
+            if rule:
+                out[i] = {"edition": found[0], "number": rule.number, "title": rule.title,
+                          "text": rule.text}
+        elif target:
+            entry = lib.glossary_term(h.edition, h.title)
+            name = (entry.english or entry.term) if entry else h.title
+            twins, _ = lib.named(target, fold(name))
+            if twins:
+                out[i] = {"edition": target, "number": None, "title": twins[0].term,
+                          "text": twins[0].definition}
     return out

@@ -28,13 +28,17 @@ Arena's Conjure, Seek, Perpetually...): those are `DIGITAL_ONLY` and link to not
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 
+from crlookup.errors import NotFound
+from crlookup.i18n import _
 from crlookup.model import Card, fold
 from crlookup.words import NOUN_CUES, VERB_CUES, bases
 
 if TYPE_CHECKING:
+    from crlookup.cards import Found
     from crlookup.read import Library
 
 # Shapes of a card's text, the glossary term (by its English headword) each stands for, and
@@ -278,6 +282,39 @@ def links(lib: Library, edition: str, card: Card) -> list[Link]:
             seen.add(key)
             out.append(link)
     return out
+
+
+@dataclass(frozen=True)
+class CardLookup:
+    """A card as `crlookup card` shows it: how its name was found (`found`: the card, or the
+    candidates that fit as well) and, for one card, the rules of `edition` behind it."""
+
+    found: Found
+    edition: str | None
+    links: tuple[Link, ...]
+
+    @property
+    def card(self) -> Card | None:
+        return self.found.card
+
+    def to_dict(self) -> dict:
+        return {**self.found.to_dict(), "edition": self.edition,
+                "card": self.card.to_dict() if self.card else None,
+                "rules": [link.to_dict() for link in self.links]}
+
+
+def lookup(lib: Library, name: str, edition: str | None = None, lang: str | None = None) -> CardLookup:
+    """The card `name` finds (misspelt, partial or a face's name will do) with the rules of
+    `edition` (else the newest of `lang`, else English) behind it; several cards that fit as
+    well come back as candidates, without rules. `NotFound` (the nearest names) for none."""
+    found = lib.cards().find(name)
+    if found.how == "none":
+        raise NotFound(_("no card named {name!r}").format(name=found.query),
+                       [c.name for c in found.candidates])
+    if found.card is None:
+        return CardLookup(found, None, ())
+    edition = lib.edition(edition, lang=lang).id
+    return CardLookup(found, edition, tuple(links(lib, edition, found.card)))
 
 
 def keyword_links(lib: Library, edition: str, card: Card) -> list[Link]:

@@ -22,7 +22,7 @@ import sqlite3
 import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.errors import CardQueryError, QueryError
+from crlookup.errors import MAX_WORDS, CardQueryError, QueryError
 from crlookup.i18n import _
 from crlookup.model import Card, Face, Source
 from crlookup.words import bases
@@ -529,8 +529,6 @@ class Cards:
         """Cards whose name, type line or text has the query's words (all of them, else some),
         best first; phrases in quotes, AND, OR and NOT as in rules search; misspelled words
         are corrected to the nearest word the cards use."""
-        from crlookup.index import MAX_WORDS
-
         if len(query.split()) > MAX_WORDS:
             raise QueryError(f"a query of at most {MAX_WORDS} words, please")
         query, corrections = self._correct(query)

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from crlookup import build, numbers
+from crlookup import api, build
 from crlookup.errors import (
     BAD_INPUT,
     NOT_FOUND,
@@ -153,7 +153,7 @@ def open_library(as_json: bool = False):
     so (the rules are built all the same, and card features repeat it)."""
     progress = _BuildProgress(plain=as_json)
     try:
-        lib = build.open_library(progress=progress)
+        lib = api.open(progress=progress)
     finally:
         if progress.bar is not None:
             progress.bar.stop()
@@ -169,20 +169,6 @@ def open_library(as_json: bool = False):
             "(history and diff reach back to {date} until then)", lib.pending).format(
             count=lib.pending, date=min(e.date for e in lib.editions()).isoformat()), err=True)
     return lib
-
-
-def _entry(number: str, edition_id: str | None, as_json: bool, lang: str | None = None):
-    """The library, the edition and the entry a NUMBER argument names (NotFound: the nearest)."""
-    wanted = str(numbers.parse(number))
-    lib = open_library(as_json)
-    edition = lib.edition(edition_id, lang=lang).id
-    found = lib.get(edition, wanted)
-    if found is None:
-        raise NotFound(
-            _("no rule {number} in {edition}").format(number=wanted, edition=edition),
-            lib.nearest(edition, wanted),
-        )
-    return lib, edition, found
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -248,70 +234,38 @@ def rule(number: str, edition_id: str | None, lang: str | None, parallel: str | 
 
     Example: crlookup rule 702.19b
     """
-    alone = number.strip().endswith(".") and "." in number.strip()[:-1]
     if parallel:
-        return _parallel(number, edition_id, parallel, alone, as_json, pager)
-    lib, edition, found = _entry(number, edition_id, as_json, lang)
-    wanted = found.number
-    if alone:
-        below = []
-    elif found.kind in ("chapter", "section"):
-        below = lib.children(edition, wanted)
-    else:
-        below = lib.subtree(edition, wanted)
-    cited_by = lib.cited_by(edition, wanted)
-    # a number Wizards printed twice in this edition: every entry of it
-    twins = lib.twins(edition, wanted)[1:]
+        return _parallel(number, edition_id, parallel, as_json, pager)
+    lib = open_library(as_json)
+    found = lib.rule(number, edition_id, lang)
     if as_json:
-        data = found.to_dict(edition)
-        data["children"] = [r.to_dict(edition) for r in below]
-        data["cited_by"] = cited_by
-        if twins:
-            data["twins"] = [r.to_dict(edition) for r in twins]
-        emit_json(data)
+        emit_json(found.to_dict())
         return
     from crlookup import render
 
-    terms = render.GlossaryTerms(lib.headwords(edition))
-    view = render.RuleView(edition, found, below, cited_by=cited_by, terms=terms)
-    if twins:
-        view = render.group(view, *[render.TwinView(edition, r, terms) for r in twins])
+    terms = render.GlossaryTerms(lib.headwords(found.edition))
+    view = render.RuleView(found.edition, found.rule, list(found.below), cited_by=list(found.cited_by),
+                           terms=terms)
+    if found.twins:
+        view = render.group(view, *[render.TwinView(found.edition, r, terms) for r in found.twins])
     show(view, pager)
 
 
-def _parallel(number, edition_id, parallel, alone, as_json, pager):
+def _parallel(number, edition_id, parallel, as_json, pager):
     """`rule --parallel en,ru`: the rule and its subrules beside their counterparts."""
-    from crlookup import bilingual
-
     langs = [x.strip() for x in parallel.split(",") if x.strip()]
     if len(langs) != 2 or langs[0] == langs[1]:
         raise Failure(
             _("--parallel: expected two languages such as en,ru, found {found!r}").format(found=parallel),
             BAD_INPUT,
         )
-    if edition_id:
-        lib, edition, found = _entry(number, edition_id, as_json)
-        own = lib.edition(edition).lang
-        if own != langs[0]:  # the edition's language goes first; the other one beside it
-            langs = [own, langs[1] if langs[1] != own else langs[0]]
-    else:
-        lib, edition, found = _entry(number, None, as_json, langs[0])
-    lib.edition(lang=langs[1])  # NotFound if the library has no edition in that language
-    below = [] if alone or found.kind in ("chapter", "section") else lib.subtree(edition, found.number)
-    result = bilingual.pairs(lib, edition, [found.number] + [r.number for r in below], langs[1])
+    result = open_library(as_json).parallel(number, (langs[0], langs[1]), edition_id)
     if as_json:
-        def side(s):
-            return s.rule.to_dict(s.edition) if s.rule else {"edition": s.edition or None, "missing": True}
-
-        emit_json({
-            "editions": {langs[0]: edition, langs[1]: result[0].right.edition or None},
-            "same_date": result[0].same_date,
-            "pairs": [{"number": p.number, langs[0]: side(p.left), langs[1]: side(p.right)} for p in result],
-        })
+        emit_json(result.to_dict())
         return
     from crlookup import render
 
-    show(render.ParallelView(langs, result), pager)
+    show(render.ParallelView(list(result.langs), list(result.pairs)), pager)
 
 
 @cli.command()
@@ -334,7 +288,6 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, in
 
     Example: crlookup search deathtouch trample
     """
-    from crlookup import index
 
     query = " ".join(words).strip()
     if not query:
@@ -347,62 +300,15 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, in
             raise Failure(_("--cards cannot be combined with {options}").format(
                 options=", ".join(given)), BAD_INPUT)
         return _search_cards(query, limit, as_json, pager)
-    prefix = str(numbers.parse(section)) if section else None
-    lib = open_library(as_json)
-    if edition_id:
-        info = lib.edition(edition_id)
-        if lang and lang != info.lang:
-            raise Failure(
-                _("--lang {lang} does not match edition {edition} ({edition_lang})").format(
-                    lang=lang, edition=info.id, edition_lang=info.lang
-                ),
-                BAD_INPUT,
-            )
-        lang, scope = info.lang, (info.id,)
-    else:
-        lang = lang or index.detect_lang(query)
-        scope = None if all_editions else (lib.edition(lang=lang).id,)
-    ix = index.Index(lib.index_path, lang)
-    found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
-    widened = False
-    if not found.hits and scope and not edition_id:
-        found = ix.search(query, editions=None, prefix=prefix, limit=limit)
-        widened = bool(found.hits)
-    twins = _twins(lib, found.hits, lang, other_lang) if other_lang else {}
+    found = open_library(as_json).search(
+        query, edition=edition_id, all_editions=all_editions, lang=lang, section=section,
+        limit=limit, parallel=other_lang)
     if as_json:
-        emit_json({
-            "query": query,
-            "searched": found.query,
-            "corrections": [list(c) for c in found.corrections],
-            "relaxed": found.relaxed,
-            "complete": found.complete,
-            "hits": [
-                {
-                    "edition": h.edition, "editions": list(h.editions), "number": h.number or None,
-                    "kind": h.kind, "title": h.title,
-                    "snippet": ix.snippet(h).replace("\x01", "").replace("\x02", ""),
-                    "score": h.score,
-                    **({"parallel": twins.get(i)} if other_lang else {}),
-                }
-                for i, h in enumerate(found.hits)
-            ],
-        })
+        emit_json(found.to_dict())
     else:
         from crlookup import render
 
-        notes = []
-        if found.corrections:
-            notes.append(_("showing results for {query}").format(query=found.query))
-        if widened:
-            notes.append(_("nothing in {edition}; showing older editions").format(edition=scope[0]))
-        if found.relaxed and not found.complete:
-            notes.append(_("no entry has every word; showing entries with some of them"))
-        elif found.relaxed:
-            notes.append(
-                _("{count} with every word, then entries with some of them").format(count=found.complete)
-            )
-        shown = [(h, ix.snippet(h), twins.get(i)) for i, h in enumerate(found.hits)]
-        show(render.SearchView(shown, notes), pager)
+        show(render.SearchView(found), pager)
     if not found.hits:
         raise Failure(_("no results for {query!r}").format(query=query), NOT_FOUND)
 
@@ -429,32 +335,6 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
         raise Failure(_("no cards for {query!r}").format(query=query), NOT_FOUND)
 
 
-def _twins(lib, hits, lang: str, other: str) -> dict[int, dict]:
-    """For `search --parallel`: each hit's counterpart in language `other`, by hit position."""
-    from crlookup import bilingual
-    from crlookup.history import Links
-    from crlookup.model import fold
-
-    target = lib.glossary_edition(other) if other != lang else None
-    links = Links(lib, lang)
-    out = {}
-    for i, h in enumerate(hits):
-        if h.number:
-            found = bilingual.counterpart_edition(lib, h.edition, h.number, other, links)
-            rule = lib.get(*found) if found else None
-            if rule:
-                out[i] = {"edition": found[0], "number": rule.number, "title": rule.title,
-                          "text": rule.text}
-        elif target:
-            entry = lib.glossary_term(h.edition, h.title)
-            name = (entry.english or entry.term) if entry else h.title
-            twins, _ = lib.named(target, fold(name))
-            if twins:
-                out[i] = {"edition": target, "number": None, "title": twins[0].term,
-                          "text": twins[0].definition}
-    return out
-
-
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
 @click.option("--edition", "edition_id", metavar="ID", help=N_("Answer from this edition."))
@@ -471,29 +351,25 @@ def ask(words, edition_id, lang, limit, as_json, pager):
 
     Example: crlookup ask "Can I activate two loyalty abilities of a planeswalker in one turn?"
     """
-    from crlookup import ask as asking
-
     question = " ".join(words).strip()
     if not question:
         raise Failure(_("ask: expected a question"), BAD_INPUT)
     lib = open_library(as_json)
     embedding = _BuildProgress(plain=as_json)  # an edition not shipped is embedded once
     try:
-        asked = asking.ask(lib, question, edition=edition_id, lang=lang, limit=limit,
-                           progress=lambda done, total: embedding(done, total,
-                                                                  _("embedding the rules")))
+        asked = lib.ask(question, edition=edition_id, lang=lang, limit=limit,
+                        progress=lambda done, total: embedding(done, total, _("embedding the rules")))
     except QuestionError as e:
         raise Failure(f"ask: {e}", BAD_INPUT) from None
     finally:
         if embedding.bar is not None:
             embedding.bar.stop()
     if as_json:
-        emit_json([a.to_dict() for a in asked.answers])
+        emit_json(asked.to_dict())
     else:
         from crlookup import render
 
-        lex = asking.lexicon(lib, asked.searched)
-        show(render.AnswersView(asked, lex), pager)
+        show(render.AnswersView(asked), pager)
     if not asked.answers:
         raise Failure(_("no rule matches the question {question!r}").format(question=question), NOT_FOUND)
 
@@ -513,37 +389,22 @@ def card(words, edition_id, lang, as_json, pager):
 
     Example: crlookup card "Giant Spider"
     """
-    from crlookup import card_rules
-
-    name = " ".join(words)
-    lib = open_library(as_json)
     try:
-        found = lib.cards().find(name)
+        found = open_library(as_json).card(" ".join(words), edition_id, lang)
     except CardQueryError as e:
         raise Failure(f"card: {e}", BAD_INPUT) from None
-    if found.how == "none":
-        raise NotFound(_("no card named {name!r}").format(name=found.query),
-                       [c.name for c in found.candidates])
-    if found.card is None:  # several fit as well: the user chooses
-        if as_json:
-            emit_json({**found.to_dict(), "edition": None, "card": None, "rules": []})
-            return
-        from crlookup import render
-
-        show(render.CardCandidatesView(found), pager)
-        return
-    edition = lib.edition(edition_id, lang=lang).id
-    links = card_rules.links(lib, edition, found.card)
     if as_json:
-        emit_json({**found.to_dict(), "edition": edition, "card": found.card.to_dict(),
-                   "rules": [link.to_dict() for link in links]})
+        emit_json(found.to_dict())
         return
     from crlookup import render
 
+    if found.card is None:  # several fit as well: the user chooses
+        show(render.CardCandidatesView(found.found), pager)
+        return
     note = ""
-    if found.how in ("fuzzy", "partial"):
-        note = _("showing {name} for {query!r}").format(name=found.card.name, query=found.query)
-    show(render.CardView(found.card, links, edition, note=note), pager)
+    if found.found.how in ("fuzzy", "partial"):
+        note = _("showing {name} for {query!r}").format(name=found.card.name, query=found.found.query)
+    show(render.CardView(found.card, list(found.links), found.edition, note=note), pager)
 
 
 @cli.command()
@@ -559,44 +420,16 @@ def define(words, lang, edition_id, as_json, pager):
 
     Example: crlookup define lethal damage
     """
-    from crlookup import definitions
-
     term = " ".join(words).strip()
     if not term:
         raise Failure(_("define: expected a term"), BAD_INPUT)
-    lib = open_library(as_json)
-    if edition_id:
-        edition = lib.edition(edition_id).id
-    else:
-        lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
-        edition = lib.glossary_edition(lang)
-    found = definitions.define(lib, edition, term)
-    if not found and lib.edition(edition).lang != "en":
-        found = definitions.define_through_english(lib, edition, term)
-    if not found:
-        raise NotFound(
-            _("no glossary term or keyword {term!r} in {edition}").format(term=term, edition=edition)
-        )
+    found = open_library(as_json).define(term, lang, edition_id)
     if as_json:
-        emit_json({
-            "query": term,
-            "edition": edition,
-            "matches": [
-                {
-                    "name": d.name,
-                    "score": d.score,
-                    "glossary": d.entry.to_dict(edition) if d.entry else None,
-                    "see": d.see.to_dict(edition) if d.see else None,
-                    "rule": d.rule.to_dict(edition) if d.rule else None,
-                    "subrules": [r.to_dict(edition) for r in d.subrules],
-                }
-                for d in found
-            ],
-        })
+        emit_json(found.to_dict())
         return
     from crlookup import render
 
-    show(render.DefinitionsView(edition, found), pager)
+    show(render.DefinitionsView(found.edition, list(found.found)), pager)
 
 
 @cli.command()
@@ -613,41 +446,13 @@ def refs(number, edition_id, depth, as_json, pager):
 
     Example: crlookup refs 702.19 --depth 2
     """
-    lib, edition, rule = _entry(number, edition_id, as_json)
-    wanted = rule.number
-    cites = _walk(lib, edition, wanted, depth, outgoing=True)
-    cited_by = _walk(lib, edition, wanted, depth, outgoing=False)
+    found = open_library(as_json).refs(number, edition_id, depth)
     if as_json:
-        def item(n, d):
-            return {"number": n, "edition": edition, "depth": d, "preview": lib.preview(edition, n)}
-
-        emit_json({
-            "rule": item(wanted, 0),
-            "cites": [item(n, d) for n, d in cites],
-            "cited_by": [item(n, d) for n, d in cited_by],
-        })
+        emit_json(found.to_dict())
         return
     from crlookup import render
 
-    show(render.RefsView(edition, rule, cites, cited_by, lib.preview), pager)
-
-
-def _walk(lib, edition: str, start: str, depth: int, outgoing: bool) -> list[tuple[str, int]]:
-    """Numbers reached from `start` by following citations (or citers) up to `depth` steps."""
-    seen = {start}
-    out: list[tuple[str, int]] = []
-    frontier = [start]
-    for d in range(1, depth + 1):
-        step = []
-        for n in frontier:
-            found = lib.cites(edition, n) if outgoing else lib.cited_by(edition, n)
-            for m in found:
-                if m not in seen:
-                    seen.add(m)
-                    step.append(m)
-                    out.append((m, d))
-        frontier = [m for m in step if not m.startswith("glossary:")]
-    return out
+    show(render.RefsView(found), pager)
 
 
 @cli.command()
@@ -664,55 +469,21 @@ def diff(old_id, new_id, section, summary, as_json, pager):
 
     Example: crlookup diff en-2022-11-18 en-2026-08-07 --section 702
     """
-    from crlookup import align
-
-    under = numbers.parse(section) if section else None
-    lib = open_library(as_json)
-    old, new = lib.edition(old_id), lib.edition(new_id)
-    if old.lang != new.lang:
-        raise Failure(
-            _("{old} and {new} are in different languages").format(old=old.id, new=new.id), BAD_INPUT
-        )
-    matches = align.stored(lib, old.id, new.id) or align.align_editions(lib, old.id, new.id)
-    if under is not None:
-        matches = [
-            m for m in matches
-            if any(n and under.contains(numbers.parse(n)) for n in (m.old, m.new))
-        ]
-    if new.partial:  # sections the partial edition lacks were lost, not removed from the rules
-        present = {n.split(".")[0] for n in lib.numbers(new.id)}
-        matches = [
-            m for m in matches if not (m.kind == "removed" and m.old.split(".")[0] not in present)
-        ]
-    changes = [m for m in matches if m.kind != "unchanged"]
-    changes.sort(key=lambda m: numbers.sort_key(m.new or m.old))
+    found = open_library(as_json).diff(old_id, new_id, section, words=not summary)
     if summary:
-        counts = align.summary(matches)
         if as_json:
-            emit_json(counts)
+            emit_json(found.counts)
         else:
             from crlookup import render
 
-            show(render.DiffSummaryView(old.id, new.id, counts), pager)
+            show(render.DiffSummaryView(found.old, found.new, found.counts), pager)
         return
     if as_json:
-        emit_json([
-            {
-                "kind": m.kind,
-                "old": {"edition": old.id, "number": m.old} if m.old else None,
-                "new": {"edition": new.id, "number": m.new} if m.new else None,
-                "similarity": m.similarity,
-                "words_added": m.words_added,
-                "words_removed": m.words_removed,
-                "refs_only": m.refs_only,
-                "typography": m.typography,
-            }
-            for m in changes
-        ])
+        emit_json(found.to_dict())
         return
     from crlookup import render
 
-    show(render.DiffView(lib, old.id, new.id, changes, align.summary(matches)), pager)
+    show(render.DiffView(found), pager)
 
 
 @cli.command()
@@ -729,16 +500,13 @@ def history(number, edition_id, every, as_json, pager):
 
     Example: crlookup history 702.2
     """
-    from crlookup import history as timelines
-
-    lib, edition, rule = _entry(number, edition_id, as_json)
-    steps = timelines.timeline(lib, edition, rule.number)
+    found = open_library(as_json).history(number, edition_id)
     if as_json:
-        emit_json([s.to_dict() for s in steps])
+        emit_json(found.to_dict())
         return
     from crlookup import render
 
-    show(render.HistoryView(rule, steps, every), pager)
+    show(render.HistoryView(found, every), pager)
 
 
 @cli.command()

@@ -7,8 +7,11 @@ with rapidfuzz against every headword and keyword name of the edition, best firs
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
+from crlookup.errors import NotFound
+from crlookup.i18n import _
 from crlookup.model import GlossaryEntry, Rule, fold
 from crlookup.read import Library
 
@@ -22,6 +25,52 @@ class Definition(NamedTuple):
     rule: Rule | None  # the keyword's rule (701.x / 702.x), with its subrules below
     subrules: tuple[Rule, ...]
     score: float  # 100 for an exact match
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """What `crlookup define` found for `query` in `edition`'s glossary, best first."""
+
+    query: str
+    edition: str
+    found: tuple[Definition, ...]
+
+    def to_dict(self) -> dict:
+        e = self.edition
+        return {
+            "query": self.query,
+            "edition": e,
+            "matches": [
+                {
+                    "name": d.name,
+                    "score": d.score,
+                    "glossary": d.entry.to_dict(e) if d.entry else None,
+                    "see": d.see.to_dict(e) if d.see else None,
+                    "rule": d.rule.to_dict(e) if d.rule else None,
+                    "subrules": [r.to_dict(e) for r in d.subrules],
+                }
+                for d in self.found
+            ],
+        }
+
+
+def lookup(lib: Library, term: str, lang: str | None = None, edition: str | None = None) -> Definitions:
+    """`term` in the glossary of `edition`, else of the newest edition of `lang` (by default
+    the term's language, from its script) that has one; a translation's glossary is also
+    searched through the English names of its terms. `NotFound` if nothing fits."""
+    if edition:
+        edition = lib.edition(edition).id
+    else:
+        lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
+        edition = lib.glossary_edition(lang)
+    found = define(lib, edition, term)
+    if not found and lib.edition(edition).lang != "en":
+        found = define_through_english(lib, edition, term)
+    if not found:
+        raise NotFound(
+            _("no glossary term or keyword {term!r} in {edition}").format(term=term, edition=edition)
+        )
+    return Definitions(term, edition, tuple(found))
 
 
 def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Definition]:

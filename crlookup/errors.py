@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 NOT_FOUND, BAD_INPUT = 1, 2
+MAX_WORDS = 200  # the most words a query or a question may have (no pasted pages)
 
 
 class CrlookupError(Exception):

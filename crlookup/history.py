@@ -6,9 +6,11 @@ a timeline walks those links backwards and forwards from the rule asked about.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from crlookup.align import Match
+from crlookup.model import Rule
 from crlookup.read import Library
 
 
@@ -106,6 +108,26 @@ class Links:
                     found[other] = target
                     todo.append((other, target))
         return found
+
+
+@dataclass(frozen=True)
+class History:
+    """A rule (`rule`, as it is in `edition`) and its timeline, one step per edition of its
+    language."""
+
+    edition: str
+    rule: Rule
+    steps: tuple[Step, ...]
+
+    def to_dict(self) -> dict:
+        return {"edition": self.edition, "number": self.rule.number,
+                "steps": [s.to_dict() for s in self.steps]}
+
+
+def history(lib: Library, number: str, edition: str | None = None) -> History:
+    """The timeline of rule `number` of `edition` (by default the newest English one)."""
+    edition, rule = lib.entry(number, edition)
+    return History(edition, rule, tuple(timeline(lib, edition, rule.number)))
 
 
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:

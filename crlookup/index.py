@@ -10,6 +10,9 @@ Analysis per language: English is stemmed (Porter2); Russian is stemmed (Snowbal
 folded to е; Polish is lowercased and accent-folded. Stop words stay in the index, so a
 phrase ("damage to a player") only matches those words in that order; they are dropped from
 plain keyword queries instead.
+
+`search` is `crlookup search`: a query over a built library, by default each rule once from
+the newest edition of the query's language.
 """
 
 from __future__ import annotations
@@ -19,10 +22,16 @@ import os
 import re
 import sys
 from array import array
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.errors import QueryError
+from crlookup import numbers
+from crlookup.errors import MAX_WORDS, BadInput, QueryError
+from crlookup.i18n import _
 from crlookup.model import fold
+
+if TYPE_CHECKING:
+    from crlookup.read import Library
 
 LANGS = ("en", "ru", "pl")
 VOCABULARY = "vocabulary.json"  # surface words and counts, for spelling correction
@@ -31,7 +40,6 @@ EDITION_DOCS = "editions.pickle"  # each edition's documents (sorted numbers): s
 KEYS = "keys.pickle"  # each document's number by its key (content digest): for adding editions
 _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
-MAX_WORDS = 200
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
 
@@ -507,6 +515,78 @@ class Index:
             )
             snippet = hl.highlight_hit(found, "body", text=text, top=2) or ""
         return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search as `crlookup search` makes it: the results, each hit's snippet (its matched
+    words between \x01 and \x02), and, with `parallel`, each hit's counterpart in that
+    language (by hit position)."""
+
+    query: str
+    lang: str
+    results: Results
+    snippets: tuple[str, ...]
+    widened: str | None = None  # the edition that had nothing, when older ones were searched
+    parallel: str | None = None
+    counterparts: dict = field(default_factory=dict)
+
+    @property
+    def hits(self) -> list[Hit]:
+        return self.results.hits
+
+    def to_dict(self) -> dict:
+        found = self.results
+        return {
+            "query": self.query,
+            "searched": found.query,
+            "corrections": [list(c) for c in found.corrections],
+            "relaxed": found.relaxed,
+            "complete": found.complete,
+            "widened": self.widened,
+            "hits": [
+                {
+                    "edition": h.edition, "editions": list(h.editions), "number": h.number or None,
+                    "kind": h.kind, "title": h.title,
+                    "snippet": snippet.replace("\x01", "").replace("\x02", ""),
+                    "score": h.score,
+                    **({"parallel": self.counterparts.get(i)} if self.parallel else {}),
+                }
+                for i, (h, snippet) in enumerate(zip(found.hits, self.snippets))
+            ],
+        }
+
+
+def search(lib: Library, query: str, *, edition: str | None = None, all_editions: bool = False,
+           lang: str | None = None, section: str | None = None, limit: int = 10,
+           parallel: str | None = None) -> Search:
+    """Search the rules, examples and glossary entries of `edition`, or of every edition of the
+    language (`all_editions`), or else of the newest edition of `lang` (by default the query's
+    language, from its script; if that edition has nothing, the older ones). `section` keeps
+    entries at or below that number; `parallel` adds each hit's counterpart in that language."""
+    prefix = str(numbers.parse(section)) if section else None
+    if edition:
+        info = lib.edition(edition)
+        if lang and lang != info.lang:
+            raise BadInput(_("--lang {lang} does not match edition {edition} ({edition_lang})").format(
+                lang=lang, edition=info.id, edition_lang=info.lang))
+        lang, scope = info.lang, (info.id,)
+    else:
+        lang = lang or detect_lang(query)
+        scope = None if all_editions else (lib.edition(lang=lang).id,)
+    ix = Index(lib.index_path, lang)
+    found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
+    widened = None
+    if not found.hits and scope and not edition:
+        found = ix.search(query, editions=None, prefix=prefix, limit=limit)
+        widened = scope[0] if found.hits else None
+    twins = {}
+    if parallel:
+        from crlookup.bilingual import counterparts
+
+        twins = counterparts(lib, found.hits, lang, parallel)
+    return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits), widened,
+                  parallel, twins)
 
 
 def _at_or_below(number: str):

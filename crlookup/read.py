@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from dataclasses import dataclass
 from datetime import date
 from typing import Iterator, NamedTuple
 
@@ -106,6 +107,27 @@ def _glossary_entry(row: sqlite3.Row) -> GlossaryEntry:
         unofficial=bool(row["unofficial"]),
         translations=tuple(tuple(t) for t in json.loads(row["translations"])),
     )
+
+
+@dataclass(frozen=True)
+class RuleLookup:
+    """A rule as `crlookup rule` shows it: the entry, the entries below it (its subrules; for a
+    section or chapter, its rules; none for "702.19."), what cites it, and any other entry
+    Wizards printed with the same number in that edition (a numbering slip)."""
+
+    edition: str
+    rule: Rule
+    below: tuple[Rule, ...]
+    cited_by: tuple[str, ...]
+    twins: tuple[Rule, ...] = ()
+
+    def to_dict(self) -> dict:
+        data = self.rule.to_dict(self.edition)
+        data["children"] = [r.to_dict(self.edition) for r in self.below]
+        data["cited_by"] = list(self.cited_by)
+        if self.twins:
+            data["twins"] = [r.to_dict(self.edition) for r in self.twins]
+        return data
 
 
 class Library:
@@ -204,6 +226,34 @@ class Library:
             "SELECT * FROM entries WHERE edition = ? AND number = ? AND twin = 0", (edition, number)
         ).fetchone()
         return _rule(row) if row else None
+
+    def entry(self, number: str, edition: str | None = None, lang: str | None = None) -> tuple[str, Rule]:
+        """The edition (`edition`, else the newest of `lang`, else of English) and its entry
+        numbered `number`; `NumberError` for no number, `NotFound` (the nearest numbers that
+        exist) for a number it lacks."""
+        wanted = str(numbers.parse(number))
+        found_in = self.edition(edition, lang=lang).id
+        found = self.get(found_in, wanted)
+        if found is None:
+            raise NotFound(
+                _("no rule {number} in {edition}").format(number=wanted, edition=found_in),
+                self.nearest(found_in, wanted),
+            )
+        return found_in, found
+
+    def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
+        """A rule with its subrules (for a section, its rules) and what cites it; a trailing
+        period ("702.19.") leaves out what is below it."""
+        alone = number.strip().endswith(".") and "." in number.strip()[:-1]
+        found_in, rule = self.entry(number, edition, lang)
+        if alone:
+            below = []
+        elif rule.kind in ("chapter", "section"):
+            below = self.children(found_in, rule.number)
+        else:
+            below = self.subtree(found_in, rule.number)
+        return RuleLookup(found_in, rule, tuple(below), tuple(self.cited_by(found_in, rule.number)),
+                      tuple(self.twins(found_in, rule.number)[1:]))
 
     def twins(self, edition: str, number: str) -> list[Rule]:
         """Every entry printed with that number, in document order: one, except where the

@@ -221,47 +221,62 @@ class DefinitionsView:
 
 
 class RefsView:
-    """A rule's citations both ways, one line each."""
+    """A rule's citations both ways (crlookup.refs.Citations), one line each."""
 
-    def __init__(self, edition: str, rule: Rule, cites, cited_by, preview):
-        self.edition, self.rule = edition, rule
-        self.cites, self.cited_by, self.preview = cites, cited_by, preview
+    def __init__(self, citations):
+        self.citations = citations
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        yield Text(self.edition, STYLES["muted"])
-        yield styled(
-            (self.rule.number + " ", STYLES["number"]),
-            (self.preview(self.edition, self.rule.number), STYLES["title"]),
-        )
-        for label, items in ((_("cites"), self.cites), (_("cited by"), self.cited_by)):
+        c = self.citations
+        yield Text(c.edition, STYLES["muted"])
+        yield styled((c.number + " ", STYLES["number"]), (c.preview, STYLES["title"]))
+        for label, items in ((_("cites"), c.cites), (_("cited by"), c.cited_by)):
             yield Text()
             yield Text(f"{label} ({len(items)})", "bold")
             if not items:
                 yield Text("  " + _("nothing"), STYLES["muted"])
-            for number, depth in items:
-                shown = number.replace("glossary:", "glossary ")
+            for item in items:
+                shown = item.number.replace("glossary:", "glossary ")
                 line = styled(
-                    ("  " * depth + ref_label(shown) + " ", STYLES["ref"]),
-                    (self.preview(self.edition, number), ""),
+                    ("  " * item.depth + ref_label(shown) + " ", STYLES["ref"]),
+                    (item.preview, ""),
                 )
                 line.truncate(width, overflow="ellipsis")
                 yield line
 
 
 class SearchView:
-    """Search hits: number, edition and title, then the snippet with matched words marked."""
+    """A search (crlookup.index.Search): what was corrected or widened, then each hit's
+    number, edition and title, the snippet with matched words marked, and its counterpart."""
 
-    def __init__(self, hits: list[tuple], notes: list[str]):  # (hit, snippet, twin or None)
-        self.hits = hits
-        self.notes = notes
+    def __init__(self, search):
+        self.search = search
+
+    def notes(self) -> list[str]:
+        s, found = self.search, self.search.results
+        notes = []
+        if found.corrections:
+            notes.append(_("showing results for {query}").format(query=found.query))
+        if s.widened:
+            notes.append(_("nothing in {edition}; showing older editions").format(edition=s.widened))
+        if found.relaxed and not found.complete:
+            notes.append(_("no entry has every word; showing entries with some of them"))
+        elif found.relaxed:
+            notes.append(
+                _("{count} with every word, then entries with some of them").format(count=found.complete)
+            )
+        return notes
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        for note in self.notes:
+        notes = self.notes()
+        for note in notes:
             yield Text(note, "italic yellow")
-        for i, (h, snippet, twin) in enumerate(self.hits):
-            if i or self.notes:
+        s = self.search
+        for i, (h, snippet) in enumerate(zip(s.hits, s.snippets)):
+            twin = s.counterparts.get(i)
+            if i or notes:
                 yield Text()
             head = styled(
                 (h.number or "glossary", STYLES["number"]),
@@ -283,23 +298,14 @@ class SearchView:
 class AnswersView:
     """`ask`: how the question was read, then each answer with its text and why it was chosen."""
 
-    def __init__(self, asked, lexicon):
+    def __init__(self, asked):
         self.asked = asked
-        self.lexicon = lexicon
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        q = self.asked.question
-        read = [f"{typed} ({_('card')})" if typed.casefold() == name.casefold() else
-                f"{typed} ({_('card')}: {name})" for typed, name in q.cards]
-        for k, named in q.terms:
-            t = self.lexicon.terms[k]
-            # "aura (glossary term 303)", "face up (glossary term, section 4)"
-            where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
-            read.append(f"{named} ({t.label}{where})")
-        read += [f"{typed} → {fixed}" for typed, fixed in q.corrections]
-        if read:
-            yield from hanging(styled((_("Read as: "), STYLES["muted"]), ("; ".join(read), "italic")), 0, width)
+        if self.asked.read_as:
+            yield from hanging(styled((_("Read as: "), STYLES["muted"]),
+                                      ("; ".join(self.asked.read_as), "italic")), 0, width)
         for i, a in enumerate(self.asked.answers, 1):
             yield Text()
             yield styled(
@@ -513,19 +519,6 @@ def group(*items) -> Group:
     return Group(*items)
 
 
-def full_text(rule) -> str:
-    from crlookup.align import full_text as text
-
-    return text(rule)
-
-
-def word_diff_text(old: str, new: str) -> Text:
-    """Changed text word by word: deletions struck through in red, insertions green."""
-    from crlookup.align import word_diff
-
-    return diff_text(word_diff(old, new))
-
-
 def diff_text(ops, context: int | None = None) -> Text:
     """A word diff (crlookup.align.word_diff) as text: removed words [-struck through-] in
     red, {+inserted ones+} green (the marks show the change without colour too). With
@@ -556,34 +549,36 @@ def _around(words: list[str], context: int, first: bool, last: bool) -> str:
 
 
 class DiffView:
-    """Changes between two editions, by section; moves as moves; text changes word by word."""
+    """Changes between two editions (crlookup.align.EditionDiff), by section; moves as moves;
+    text changes word by word."""
 
-    def __init__(self, lib, old: str, new: str, changes, counts: dict):
-        self.lib, self.old, self.new, self.changes, self.counts = lib, old, new, changes, counts
+    def __init__(self, diff):
+        self.diff = diff
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        total = self.counts["total"]
+        d = self.diff
+        total = d.counts["total"]
         parts = [f"{n} {_(KIND_LABELS[k])}" for k, n in total.items() if n]
-        yield Text(f"{self.old} → {self.new}: " + (", ".join(parts) or _("nothing")), "bold")
-        quiet = [m for m in self.changes if m.kind == "changed" and m.typography]
+        yield Text(f"{d.old} → {d.new}: " + (", ".join(parts) or _("nothing")), "bold")
+        quiet = sum(1 for c in d.changes if not c.shown)
         if quiet:
             yield Text(
                 _("({count} changed only in quotes, dashes or spacing: not listed)").format(
-                    count=len(quiet)), STYLES["muted"])
+                    count=quiet), STYLES["muted"])
         section = None
-        for m in self.changes:
-            if m.kind == "changed" and m.typography:
+        for c in d.changes:
+            if not c.shown:
                 continue
-            sec = (m.new or m.old).split(".")[0]
+            sec = (c.match.new or c.match.old).split(".")[0]
             if sec != section:
                 section = sec
                 yield Text()
-                title = self.lib.preview(self.new if m.new else self.old, sec)
-                yield styled((f"{sec} ", STYLES["number"]), (title, STYLES["title"]))
-            yield from self._change(m, width)
+                yield styled((f"{sec} ", STYLES["number"]), (d.titles.get(sec, ""), STYLES["title"]))
+            yield from self._change(c, width)
 
-    def _change(self, m, width: int) -> list[Text]:
+    def _change(self, c, width: int) -> list[Text]:
+        m = c.match
         label = {"moved": f"{m.old} → {m.new}", "removed": m.old, "added": m.new,
                  "split": f"{m.old} → {m.new}", "merged": f"{m.old} → {m.new}"}.get(m.kind, m.new)
         head = styled((f"  {m.kind} ", "bold"), (label, STYLES["ref"]))
@@ -592,12 +587,10 @@ class DiffView:
         elif m.words_added or m.words_removed:
             head.append(f"  +{m.words_added} −{m.words_removed} words", STYLES["muted"])
         lines = [head]
-        if m.kind in ("changed", "moved") and not m.refs_only and (m.words_added or m.words_removed):
-            a, b = self.lib.get(self.old, m.old), self.lib.get(self.new, m.new)
-            lines += hanging(word_diff_text(full_text(a), full_text(b)), 4, width)
-        elif m.kind in ("added", "removed"):
-            r = self.lib.get(self.new if m.kind == "added" else self.old, m.new or m.old)
-            lines += hanging(Text(full_text(r)), 4, width)
+        if c.diff:
+            lines += hanging(diff_text(c.diff), 4, width)
+        elif c.text:
+            lines += hanging(Text(c.text), 4, width)
         return lines
 
 
@@ -638,7 +631,7 @@ class TwinView:
 
 
 class HistoryView:
-    """A rule's timeline (crlookup.history.timeline), in the order the editions took effect.
+    """A rule's timeline (crlookup.history.History), in the order the editions took effect.
 
     By default, its story: where it first appears, each edition where its words changed (the
     changed words marked), each renumbering, its removal, and the edition it is in now;
@@ -646,8 +639,8 @@ class HistoryView:
     conversions of an official edition are left out. `every` lists every edition.
     """
 
-    def __init__(self, rule: Rule, steps, every: bool = False):
-        self.rule, self.steps, self.every = rule, steps, every
+    def __init__(self, history, every: bool = False):
+        self.rule, self.steps, self.every = history.rule, history.steps, every
 
     def _what(self, i: int, s) -> str:
         moved = s.previous and s.number and s.previous[1] != s.number

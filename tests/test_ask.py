@@ -490,9 +490,14 @@ def test_thesaurus_reads_into_words_the_rules_use(library):
 # -- the command ---------------------------------------------------------------------------
 
 
-def test_ask_json_is_a_list_of_answers():
-    data = json.loads(run("ask", "Can a creature with defender attack?", "--json", "--limit", "3"))
-    assert isinstance(data, list) and len(data) == 3
+def test_ask_json_has_the_answers_and_how_the_question_was_read():
+    whole = json.loads(run("ask", "Can a creature with defender attack?", "--json", "--limit", "3"))
+    assert whole["question"] == "Can a creature with defender attack?"
+    assert whole["read_against"] == EN
+    assert whole["read_as"] == ["creature (card type 302)", "defender (keyword ability 702.3)",
+                                "attack (glossary term 508)"]
+    data = whole["answers"]
+    assert len(data) == 3
     assert set(data[0]) >= {"edition", "number", "text", "score", "why"}
     assert data[0]["number"] == "702.3b" and data[0]["title"] == "Defender"
     scores = [a["score"] for a in data]
@@ -514,7 +519,7 @@ def test_ask_for_people():
 
 
 def test_ask_in_russian_shows_english_rules_with_lang():
-    data = json.loads(run("ask", "Может ли существо с защитником атаковать?", "--lang", "en", "--json"))
+    data = json.loads(run("ask", "Может ли существо с защитником атаковать?", "--lang", "en", "--json"))["answers"]
     assert data[0]["edition"] == EN and data[0]["number"] == "702.3b"
     assert "the counterpart of ru-2019-01-25 702.3b" in data[0]["why"]
 

@@ -448,7 +448,9 @@ def test_rule_shows_how_many_cite_it():
 
 
 def test_diff_json_schema_and_summary_totals():
-    data = json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--json").output)
+    whole = json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--json").output)
+    assert (whole["old"], whole["new"], whole["section"]) == ("en-2022-11-18", "en-2026-08-07", None)
+    data = whole["changes"]
     for item in data:
         assert set(item) >= {"kind", "old", "new", "similarity", "words_added", "words_removed"}
         assert item["kind"] != "unchanged"
@@ -461,12 +463,42 @@ def test_diff_json_schema_and_summary_totals():
     assert {k: v for k, v in summary["total"].items() if k != "unchanged" and v} == listed
     per_section = {k: sum(s[k] for s in summary["sections"].values()) for k in summary["total"]}
     assert per_section == summary["total"]
+    assert whole["summary"] == summary
+
+
+def test_diff_json_has_what_the_text_shows():
+    """The word diff and the texts the view prints are in --json too, from the same result:
+    a word diff's kept and inserted words are the new text, its kept and removed the old."""
+    from crlookup import api, read
+    from crlookup.align import plain_marks
+
+    lib = api.open()
+    found = lib.diff("en-2022-11-18", "en-2026-08-07", section="702")
+    assert json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--section", "702", "--json").output) \
+        == json.loads(json.dumps(found.to_dict()))
+    worded = [c for c in found.changes if c.diff]
+    assert len(worded) > 10
+    for c in worded:
+        old, new = lib.get(found.old, c.match.old), lib.get(found.new, c.match.new)
+        assert " ".join(w for op, w in c.diff if op != "-").split() == read_text(new).split()
+        kept = " ".join(w for op, w in c.diff if op != "+")  # kept words as the new text types them
+        assert plain_marks(kept).split() == plain_marks(read_text(old)).split()
+    added = [c for c in found.changes if c.match.kind == "added"]
+    assert added and all(c.text.startswith(lib.get(found.new, c.match.new).text) for c in added)
+    shown = run("diff", "en-2022-11-18", "en-2026-08-07", "--section", "702").output
+    for c in added[:5]:
+        assert f"added {c.match.new}" in shown
+    assert isinstance(lib, read.Library)
+
+
+def read_text(rule) -> str:
+    return "\n".join([rule.text, *rule.examples])
 
 
 def test_diff_shows_moves_as_moves():
     out = run("diff", "en-2019-01-25", "en-2022-11-18", "--section", "111").output
     assert "  moved 111.1 → 112.1" in out
-    data = json.loads(run("diff", "en-2013-11-01", "en-2024-07-30", "--section", "702.2", "--json").output)
+    data = json.loads(run("diff", "en-2013-11-01", "en-2024-07-30", "--section", "702.2", "--json").output)["changes"]
     moves = {(d["old"]["number"], d["new"]["number"]) for d in data if d["kind"] == "moved"}
     assert {("702.2b", "702.2c"), ("702.2c", "702.2b")} <= moves
 
@@ -484,7 +516,9 @@ def test_diff_errors():
 
 
 def test_history_json():
-    data = json.loads(run("history", "702.2", "--json").output)
+    whole = json.loads(run("history", "702.2", "--json").output)
+    assert (whole["edition"], whole["number"]) == ("en-2026-08-07", "702.2")
+    data = whole["steps"]
     assert data[0] == {
         "edition": "en-2007-05-01", "date": "2007-05-01", "number": "502.63", "change": "added",
         "previous": None, "words_added": 0, "words_removed": 0, "refs_only": False,
@@ -494,7 +528,7 @@ def test_history_json():
     july = next(d for d in data if d["edition"] == "en-2009-07-11")
     assert july["number"] == "702.2" and july["change"] == "moved"
     assert july["previous"] == {"edition": "en-2009-05-01", "number": "502.63"}
-    changed = json.loads(run("history", "702.19b", "--json").output)
+    changed = json.loads(run("history", "702.19b", "--json").output)["steps"]
     step = next(d for d in changed if d["edition"] == "en-2018-07-13")
     assert ["-", "he or she chooses"] in step["diff"] and ["+", "they choose"] in step["diff"]
 
@@ -510,7 +544,7 @@ def test_history_output():
     assert out.splitlines()[-1] == "2026-08-07  en-2026-08-07         702.19  in force"
     # --all: every edition, the unchanged ones and those beside the main line too
     every = run("history", "502.9", "--edition", "en-2009-02-01", "--all").output.splitlines()
-    assert len(every) == len(json.loads(run("history", "702.19", "--json").output))
+    assert len(every) == len(json.loads(run("history", "702.19", "--json").output)["steps"])
     assert "2009-02-01  en-2009-02-01-flat    502.9  unchanged" in every
     changed = run("history", "702.19b").output
     assert "[-he or she chooses-] {+they choose+}" in changed
@@ -627,13 +661,13 @@ def test_usage_errors_are_one_line():
 
 
 def test_example_dropped_is_still_the_same_rule():
-    data = json.loads(run("diff", "en-2024-07-30", "en-2026-08-07", "--section", "510.2", "--json").output)
+    data = json.loads(run("diff", "en-2024-07-30", "en-2026-08-07", "--section", "510.2", "--json").output)["changes"]
     assert [(d["kind"], d["old"]["number"], d["new"]["number"]) for d in data] == [("changed", "510.2", "510.2")]
 
 
 def test_partial_edition_lost_sections_are_not_removals():
     data = json.loads(run("diff", "en-2022-11-18", "en-2024-07-30", "--section", "100", "--json").output)
-    assert data == []
+    assert data["changes"] == [] and data["summary"]["total"]["removed"] == 0
 
 
 # --------------------------------------------------------------------------- cards

@@ -36,6 +36,21 @@ def test_readme_example(env, command, expected):
     assert [l.rstrip() for l in shown.splitlines()] == expected.splitlines()
 
 
+PYTHON = re.findall(r"```pycon\n(.*?)```", README, re.S)
+
+
+def test_the_python_example_runs_as_shown():
+    """The "From Python" example, run as a doctest on the real library."""
+    import doctest
+
+    assert PYTHON and all(len(block.splitlines()) >= 10 for block in PYTHON)
+    for block in PYTHON:
+        test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+        runner.run(test)
+        assert runner.summarize(verbose=False) == (0, len(test.examples))
+
+
 def test_ci_runs_the_readme_test_command():
     command = README.split("<!-- test-command")[1].split("\n")[1].strip()
     ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()

@@ -37,13 +37,34 @@ from crlookup.i18n import _
 from crlookup.read import Library
 
 __all__ = ["Answer", "Asked", "Lexicon", "Question", "answer", "ask",
-           "citations", "detect_lang", "lexicon", "rank", "understand"]
+           "citations", "detect_lang", "lexicon", "rank", "readings", "understand"]
 
 
 class Asked(NamedTuple):
     question: Question
     searched: str  # the edition the question was read against
     answers: list[Answer]  # in the edition asked for (carried over from `searched` if need be)
+    read_as: tuple[str, ...] = ()  # how it was read: cards, terms (and where), corrections
+
+    def to_dict(self) -> dict:
+        return {"question": self.question.text, "read_against": self.searched,
+                "read_as": list(self.read_as), "answers": [a.to_dict() for a in self.answers]}
+
+
+def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
+    """How the question was read, for the reader: the cards it names, the terms it names
+    ("aura (glossary term 303)", "face up (glossary term, section 4)") and the corrections."""
+    from crlookup.numbers import ref_label
+
+    card = _("card")
+    out = [f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
+           for typed, name in question.cards]
+    for k, named in question.terms:
+        t = lex.terms[k]
+        where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
+        out.append(f"{named} ({t.label}{where})")
+    out += [f"{typed} → {fixed}" for typed, fixed in question.corrections]
+    return tuple(out)
 
 
 def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None = None,
@@ -63,7 +84,7 @@ def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None
     found = answer(lib, lex, question, limit, progress)
     if searched.id != target.id:
         found = _carry(lib, found, target.id)
-    return Asked(question, searched.id, found)
+    return Asked(question, searched.id, found, readings(lex, question))
 
 
 def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:

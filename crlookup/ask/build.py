@@ -28,7 +28,7 @@ from crlookup.ask.lexicon import (
     _thesaurus_stamp,
     thesaurus,
 )
-from crlookup.database import keep
+from crlookup.database import keep, kept
 from crlookup.model import Rule, fold
 from crlookup.numbers import rule_of
 from crlookup.read import KEYWORD_SECTIONS, Library

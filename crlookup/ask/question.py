@@ -26,14 +26,13 @@ from typing import NamedTuple
 from crlookup.ask.analyzer import NUMBER_WORDS, Analyzer
 from crlookup.ask.cited import written
 from crlookup.ask.lexicon import GAP, MAX_TERM_WORDS, SIGNED, Lexicon
-from crlookup.errors import CardsUnavailable, QuestionError
+from crlookup.errors import MAX_WORDS, CardsUnavailable, QuestionError
 from crlookup.i18n import _
 from crlookup.model import fold
 from crlookup.numbers import WRITTEN, read_lookalikes
 from crlookup.read import Library
 from crlookup.words import bases
 
-MAX_WORDS = 200
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
 EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 # a card the question names (crlookup.cards): the rules behind it (crlookup.card_rules) join the
