@@ -25,7 +25,14 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crlookup import numbers, render
-from crlookup.errors import CardQueryError, CardsUnavailable, NumberError, QueryError, QuestionError
+from crlookup.errors import (
+    CardQueryError,
+    CardsUnavailable,
+    NotFound,
+    NumberError,
+    QueryError,
+    QuestionError,
+)
 from crlookup.i18n import _
 
 if TYPE_CHECKING:
@@ -353,8 +360,8 @@ class Browser(App):
         else:
             from crlookup import card_rules
 
-            found = self.lib.cards().find(place.key)
-            card_links = card_rules.links(self.lib, place.edition, found.card)
+            found = card_rules.lookup(self.lib, place.key, place.edition)
+            card_links = list(found.links)
             view = render.CardView(found.card, card_links, place.edition)
             links = [Option(Text.assemble((link.number + " ", "cyan"), link.name), id=f"rule:{place.edition}:{link.number}")
                      for link in card_links if link.number]
@@ -375,14 +382,12 @@ class Browser(App):
     def _rule_view(self, place: Place):
         from crlookup import bilingual
 
-        rule = self.lib.get(place.edition, place.key)
-        if rule is None:
-            near = ", ".join(self.lib.nearest(place.edition, place.key))
-            return Text(_("no rule {number} in {edition}; nearest: {near}").format(
-                number=place.key, edition=place.edition, near=near), "yellow"), []
-        below = self.lib.children(place.edition, rule.number) if rule.kind in ("chapter", "section") \
-            else self.lib.subtree(place.edition, rule.number)
-        cited_by = self.lib.cited_by(place.edition, rule.number)
+        try:
+            found = self.lib.rule(place.key, place.edition)
+        except NotFound as e:
+            return Text(str(e) + _("; nearest: {numbers}").format(
+                numbers=", ".join(e.suggestions)), "yellow"), []
+        rule, below, cited_by = found.rule, list(found.below), list(found.cited_by)
         cites = self.lib.cites(place.edition, rule.number)
         links = [Option(Text.assemble(("→ ", "dim"), (n, "cyan")), id=f"rule:{place.edition}:{n}")
                  for n in cites]
