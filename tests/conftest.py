@@ -5,12 +5,14 @@ No test touches the user's real cache: CRLOOKUP_HOME always points at a temp dir
 
 from __future__ import annotations
 
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
-from crlookup import build
+from crlookup import build, sources
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -37,10 +39,38 @@ OFFICIAL = _official()
 
 @pytest.fixture(scope="session")
 def built_home(tmp_path_factory) -> Path:
-    """A library home with the shipped editions built into it (once per test session)."""
-    home = tmp_path_factory.mktemp("crlookup-home")
-    build.build(str(home))
+    """A library home with the shipped editions built into it, once per test session: with
+    pytest-xdist, the first worker to ask builds it and the others wait for it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process
+        home = tmp_path_factory.mktemp("crlookup-home")
+        build.build(str(home))
+        return home
+    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker
+    home, done = shared / "crlookup-home", shared / "crlookup-home.done"
+    try:
+        os.close(os.open(shared / "crlookup-home.builder", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:  # another worker builds it
+        deadline = time.monotonic() + 900
+        while not done.exists():
+            if time.monotonic() > deadline:
+                pytest.fail("the worker building the shared library took over 15 minutes")
+            time.sleep(0.2)
+        if done.read_text() != "built":
+            pytest.fail(f"the shared library could not be built: {done.read_text()}")
+        return home
+    try:
+        build.build(str(home))
+    except BaseException as e:
+        done.write_text(f"{type(e).__name__}: {e}")
+        raise
+    done.write_text("built")
     return home
+
+
+@pytest.fixture(scope="session")
+def archive_editions():
+    """The 120 editions of the shipped archive, parsed once per session as a build reads them."""
+    return sources.read(DATA / "official-cr-archive.tar.xz")
 
 
 @pytest.fixture(autouse=True)
