@@ -21,6 +21,7 @@ reader sees of it (the changed words; the text of an entry added or removed).
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -290,7 +291,7 @@ def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None
                 candidates.append((score, i, position[n]))
     used_l: set[int] = set()
     used_r: set[int] = set()
-    for score, i, j in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
+    for _score, i, j in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
         if i in used_l or j in used_r:
             continue
         if allowed and not allowed(left[i], right[j]):
@@ -376,7 +377,7 @@ def chain(editions) -> list[tuple[str, str]]:
     pairs = []
     for lang in sorted({e.lang for e in editions}):
         line = main_line(editions, lang)
-        pairs += [(a.id, b.id) for a, b in zip(line, line[1:])]
+        pairs += [(a.id, b.id) for a, b in itertools.pairwise(line)]
         on_line = {e.id for e in line}
         for e in sorted((e for e in editions if e.lang == lang), key=lambda e: (e.date, e.partial)):
             if e.id in on_line or not line:
@@ -493,12 +494,12 @@ def save(db_path: str, aligned: list[tuple[str, str]], stale: list[tuple[str, st
 
 def summary(matches: list[Match]) -> dict:
     """Counts per kind of change, overall and per section (of the newer number, else older)."""
-    total = {k: 0 for k in KINDS}
+    total = dict.fromkeys(KINDS, 0)
     sections: dict[str, dict[str, int]] = {}
     for m in matches:
         total[m.kind] += 1
         section = (m.new or m.old).split(".")[0]
-        sections.setdefault(section, {k: 0 for k in KINDS})[m.kind] += 1
+        sections.setdefault(section, dict.fromkeys(KINDS, 0))[m.kind] += 1
     typography = sum(1 for m in matches if m.typography)
     return {"total": total, "typography_only": typography, "sections": dict(sorted(sections.items()))}
 

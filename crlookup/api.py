@@ -88,7 +88,7 @@ class Library(read.Library):
         return card_rules.lookup(self, name, edition, lang)
 
 
-def open(home: str | None = None, progress: Progress | None = None) -> Library:  # noqa: A001
+def open(home: str | None = None, progress: Progress | None = None) -> Library:
     """The library in `home` (by default `CRLOOKUP_HOME`, else the per-user cache), built
     first if it is missing or its sources changed; `progress(done, total, label)` is told how
     the build goes."""

@@ -264,7 +264,7 @@ class Browser(App):
         return _one_line(label)
 
     def _card(self, query: str) -> str | None:
-        
+
         if len(query) < 3:
             return None
         try:

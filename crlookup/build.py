@@ -26,7 +26,8 @@ import json
 import os
 import sqlite3
 import sys
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.database import DB, open_db
 from crlookup.errors import LibraryError, SourceError
@@ -364,11 +365,10 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
         path = current(root)
         base_stamp = {}
         if path is not None:  # another process may have built it while we waited
-            with contextlib.closing(_connect(path)) as db:
-                with contextlib.suppress(sqlite3.DatabaseError):
-                    base_stamp = _stamp(db)
-                    if _is_fresh(base_stamp, files) and (first or not base_stamp.get("pending")):
-                        return path
+            with contextlib.closing(_connect(path)) as db, contextlib.suppress(sqlite3.DatabaseError):
+                base_stamp = _stamp(db)
+                if _is_fresh(base_stamp, files) and (first or not base_stamp.get("pending")):
+                    return path
         _sweep(root_path)
         tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp.mkdir()
@@ -531,12 +531,12 @@ def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | Non
 def main(argv: list[str]) -> int:
     """`python -m crlookup.build grow ROOT`: what `_start_growing` runs, in the background."""
     if len(argv) != 2 or argv[0] != "grow":
-        print("usage: python -m crlookup.build grow ROOT", file=sys.stderr)
+        sys.stderr.write("usage: python -m crlookup.build grow ROOT\n")
         return 2
     try:
         grow(argv[1])
     except Exception as e:  # noqa: BLE001 (in the background: the next command starts it again)
-        print(f"crlookup: adding the older editions failed: {e}", file=sys.stderr)
+        sys.stderr.write(f"crlookup: adding the older editions failed: {e}\n")
         return 1
     return 0
 

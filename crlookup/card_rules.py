@@ -383,7 +383,7 @@ def _type(vocab: Vocabulary, word: str):
     name = name_form(word)
     entry = vocab.glossary.get(name)
     listed, cited = vocab.subtypes.get(name, ("", False))
-    if cited or listed and not (entry and entry.targets):
+    if cited or (listed and not (entry and entry.targets)):
         return "type", word, listed, entry if cited else None
     if entry is not None and entry.targets:
         return "type", word, entry.targets[0], entry

@@ -356,7 +356,7 @@ class Cards:
             if not single and prev in OWNER_CUES | CAST_CUES:
                 return True  # "can i cast dryad arbor", "my giant spider"
             distinctive = any(not known(k) and len(k) >= 4 for k in plain)
-            return distinctive and (n > 1 or kind == NAME and len(key) >= 6)
+            return distinctive and (n > 1 or (kind == NAME and len(key) >= 6))
         if term(key):
             return prev in CAST_CUES
         if single and rules(plain[-1]):
@@ -372,7 +372,7 @@ class Cards:
             return None
         n = 0
         while i + n < len(words) and n < MAX_NAME_WORDS and (
-                words[i + n][2][:1].isupper() or keys[i + n] in _SMALL and n):
+                words[i + n][2][:1].isupper() or (keys[i + n] in _SMALL and n)):
             n += 1
         while n and keys[i + n - 1] in _SMALL:
             n -= 1
@@ -542,7 +542,7 @@ class Cards:
         return CardResults(hits, query, corrections, relaxed and bool(hits))
 
     def _run(self, expression: str, limit: int) -> list[CardHit]:
-    
+
         if not expression:
             return []
         try:

@@ -83,7 +83,7 @@ def create(db_path: str | Path, stamp: dict) -> None:
 
 
 def counts(edition: Edition) -> dict:
-    kinds = {k: 0 for k in ("chapter", "section", "rule", "subrule")}
+    kinds = dict.fromkeys(("chapter", "section", "rule", "subrule"), 0)
     for r in edition.rules:
         kinds[r.kind] += 1
     refs = [ref for r in edition.rules for ref in r.refs] + [

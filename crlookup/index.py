@@ -328,7 +328,7 @@ class Index:
         def fix(m: re.Match) -> str:
             word = m.group(0)
             folded = fold(word)
-            wildcard = m.end() < len(query) and query[m.end()] in "*?" or (
+            wildcard = (m.end() < len(query) and query[m.end()] in "*?") or (
                 m.start() > 0 and query[m.start() - 1] in "*?")
             if word in _OPERATORS or len(folded) < 4 or wildcard or known(word):
                 return word
@@ -386,13 +386,13 @@ class Index:
                     return self.searcher.search(
                         parsed, filter=allowed, limit=limit, terms=True, optimize=False
                     )
-                except Exception as e:
+                except Exception as e:  # noqa: BLE001 (whoosh fails in assorted ways on odd queries)
                     raise QueryError(f"cannot search for {text!r}: {e}") from None
 
         relaxed = False
         if text:
             # (a comprehension, not list(): list() asks whoosh for len(), which counts every match)
-            found = [h for h in run(self._parse(text, every_word=True))]
+            found = list(run(self._parse(text, every_word=True)))
             complete = len(found)
             plain = not (_OPERATORS & set(text.split()) or '"' in text)
             if len(found) < limit and plain and len(_WORD.findall(text)) > 1:
@@ -408,7 +408,7 @@ class Index:
             listing = self.searcher.search(
                 _at_or_below(prefix), filter=allowed, limit=limit, sortedby="number"
             )
-            found = [h for h in listing]
+            found = list(listing)
             complete = len(found)
         hits = [self._hit(h, editions) for h in found]
         return Results(hits, text or query, corrections, relaxed, complete)
@@ -458,7 +458,7 @@ class Index:
         parser.remove_plugin_class(qparser.BoostPlugin)
         try:
             parsed = parser.parse(text)
-        except Exception as e:  # whoosh raises assorted errors on odd syntax
+        except Exception as e:  # noqa: BLE001 (whoosh raises assorted errors on odd syntax)
             raise QueryError(f"cannot read the query {text!r}: {e}") from None
 
         def drop_stop_words(node):

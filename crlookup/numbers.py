@@ -174,10 +174,7 @@ def expand_range(first: str, last: str) -> list[str] | None:
     a = parse(first)
     if not a.letters:
         return None
-    if re.fullmatch(r"[a-z]+", last):
-        b = RuleNumber(a.section, a.rule, last)
-    else:
-        b = parse(last)
+    b = RuleNumber(a.section, a.rule, last) if re.fullmatch(r"[a-z]+", last) else parse(last)
     if (b.section, b.rule) != (a.section, a.rule) or not b.letters:
         return None
     try:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import Iterator, NamedTuple
+from typing import NamedTuple
 
 from crlookup import numbers
 from crlookup.errors import CardsUnavailable, NotFound, NumberError

@@ -28,7 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crlookup.sources import scraped_json, text  # noqa: E402
+import itertools
+
+from crlookup.sources import scraped_json, text
 
 OUT = ROOT / "crlookup" / "sources" / "scraped_json_vocab.json"
 
@@ -55,7 +57,7 @@ def vocabulary(files: list[Path]) -> dict:
     for piece in pieces:
         words.update(w.lower() for w in scraped_json.WORD.findall(piece))
         chunks = piece.split()
-        for a, b in zip(chunks, chunks[1:]):
+        for a, b in itertools.pairwise(chunks):
             if a[-1].isalpha() and b[0].isalpha():
                 left, right = scraped_json.WORD.findall(a)[-1], scraped_json.WORD.findall(b)[0]
                 pairs[f"{left.lower()} {right.lower()}"] += 1

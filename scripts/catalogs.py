@@ -29,7 +29,7 @@ LANGS = ("ru", "pl")
 def template() -> Catalog:
     catalog = Catalog(project="crlookup", domain="crlookup")
     keywords = {"_": None, "N_": None, "ngettext": (1, 2)}
-    for filename, lineno, message, comments, context in extract_from_dir(
+    for filename, lineno, message, _comments, _context in extract_from_dir(
         str(PACKAGE), method_map=[("**.py", "python")], keywords=keywords
     ):
         if message and message != "":

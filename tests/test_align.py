@@ -88,7 +88,9 @@ def test_word_diff_runs_are_both_texts(old, new):
     words up to typography (a word only retyped, "it's" for "it’s", is kept, not replaced)."""
     ops = align.word_diff(" ".join(old), " ".join(new))
     assert " ".join(t for op, t in ops if op != "-").split() == new
-    plain = lambda words: [align.plain_marks(w) for w in words]
+    def plain(words):
+        return [align.plain_marks(w) for w in words]
+
     assert plain(" ".join(t for op, t in ops if op != "+").split()) == plain(old)
 
 

@@ -321,7 +321,7 @@ def test_hard_wrapped_files(editions, day):
     assert "Snow-Covered Swamp" in text_all and "Snow- Covered" not in text_all
     examples = "\n".join(x for r in e.rules for x in r.examples)
     assert "-1/-1 until end of turn" in examples
-    assert not any("out of sequence" in n or "printed" in n and "period" not in n for n in e.notes)
+    assert not any("out of sequence" in n or ("printed" in n and "period" not in n) for n in e.notes)
 
 
 def test_2003_10_01_wrapped_rule_number_is_text(editions):
@@ -452,8 +452,8 @@ def _sample_lines() -> list[str]:
             raw = tar.extractfile(member(day)).read()
             body = raw.decode("utf-8-sig" if raw.startswith(b"\xef\xbb\xbf") else "cp1252")
             lines += re.split(r"\r\n|\r|\n", body)[a:b]
-    return lines + ["Glossary", "Credits", "Example: e", "   indented", "050.1. x", "306.b y",
-                    "1. Chapter", "100. Section", "", ""]  # fmt: skip
+    return [*lines, "Glossary", "Credits", "Example: e", "   indented", "050.1. x", "306.b y",
+            "1. Chapter", "100. Section", "", ""]  # fmt: skip
 
 
 LINES = _sample_lines()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from crlookup import ask
@@ -22,9 +22,9 @@ from crlookup.ask.build import build_lexicon
 from crlookup.ask.cited import Cited, written
 from crlookup.ask.explain import ASKED_SHOWN
 from crlookup.ask.lexicon import GAP, LEXICON_DIR, SIGNED, _thesaurus_stamp, thesaurus
-from crlookup.ask.question import MAX_WORDS, _loyalty
+from crlookup.ask.question import _loyalty
 from crlookup.cli import cli
-from crlookup.errors import QuestionError
+from crlookup.errors import MAX_WORDS, QuestionError
 from crlookup.numbers import rule_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ def numbers(library, question, **options):
 )
 def test_questions_with_one_deciding_rule(library, question, rule, within):
     found = numbers(library, question)[:within]
-    assert any(n == rule or n.startswith(rule) and n[len(rule):].isalpha() for n in found), found
+    assert any(n == rule or (n.startswith(rule) and n[len(rule):].isalpha()) for n in found), found
 
 
 def test_russian_questions_are_answered_from_the_russian_edition(library):
@@ -296,6 +296,7 @@ def test_power_and_toughness_are_no_loyalty_abilities(a, b, s, t):
 def test_an_ing_form_is_an_inflection_of_a_players_phrase_only(word):
     an = _EN
     ing = word.removesuffix("e") + "ing"
+    assume(ing not in an.stop)  # stop words are left aside ("having"): hypothesis found "hav"
     assert an.inflected([ing], [word + "ed"], ing=True) or len(ing) < 5
     assert not an.inflected([word + "able"], [word + "ed"], ing=True)
 

@@ -63,7 +63,7 @@ def test_section_lists_its_rules():
     lines = run("rule", "702").output.splitlines()
     assert lines[:2] == ["en-2026-08-07", "702. Keyword Abilities"]
     assert "  702.19 Trample" in lines
-    assert not any(l.strip().startswith("702.19a") for l in lines)
+    assert not any(line.strip().startswith("702.19a") for line in lines)
 
 
 def test_rule_in_another_edition():
@@ -151,7 +151,7 @@ def test_editions_table():
 
 def test_export_jsonl():
     lines = run("export", "en-2019-01-25").output.splitlines()
-    items = [json.loads(l) for l in lines]
+    items = [json.loads(line) for line in lines]
     kinds = {i["kind"] for i in items}
     assert kinds == {"chapter", "section", "rule", "subrule", "glossary"}
     for i in items:

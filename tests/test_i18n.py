@@ -51,7 +51,7 @@ def test_catalogs_complete_and_up_to_date():
     """Every message is translated in ru and pl, and the shipped catalogs match the code."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "catalogs.py"), "--check"],
-        capture_output=True, text=True,
+        capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for lang in ("ru", "pl"):

@@ -33,7 +33,7 @@ def test_readme_example(env, command, expected):
     )
     i18n.reset()
     shown = result.stdout + result.stderr
-    assert [l.rstrip() for l in shown.splitlines()] == expected.splitlines()
+    assert [line.rstrip() for line in shown.splitlines()] == expected.splitlines()
 
 
 PYTHON = re.findall(r"```pycon\n(.*?)```", README, re.S)

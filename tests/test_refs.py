@@ -55,7 +55,7 @@ def test_blank_leaves_a_text_without_its_references(text):
     assert len(blanked) == len(text) and refs.find(blanked) == []
     changed = [t for b, t in zip(blanked, text, strict=True) if b != t]
     assert blanked.count("_") == len(changed)
-    assert all(t.isdigit() or t in ".–" or t.isalpha() and len(t) == 1 for t in changed)
+    assert all(t.isdigit() or t in ".–" or (t.isalpha() and len(t) == 1) for t in changed)
     assert "".join(changed).count(".") <= len(refs.find(text))  # a period ends no sentence
     if not refs.find(text):
         assert blanked == text

@@ -135,7 +135,7 @@ def test_numbers_run_in_order(parsed):
 
 
 def test_counts_match_the_raw_json(parsed, raw):
-    got = {k: 0 for k in ("chapter", "section", "rule", "subrule")}
+    got = dict.fromkeys(("chapter", "section", "rule", "subrule"), 0)
     for r in parsed.edition.rules:
         got[r.kind] += 1
     json_rules = sum(len(entries) for sections in raw.values() for entries in sections.values())
@@ -233,11 +233,13 @@ def test_examples_are_split_out(parsed, rules):
     assert not any("Example:" in p for r in parsed.edition.rules for p in (r.text, *r.examples))
     assert rules["500.10"].text.endswith("(see rule 500.11).")
     assert rules["500.10"].examples == (
-        'Obeka, Splitter of Seconds says, in part, "Whenever Obeka, Splitter of Seconds deals '
-        "combat damage to a player, you get that many additional upkeep steps after this phase.\" "
-        "After that ability resolves, its controller adds that many beginning phases after this "
-        "phase. Those new beginning phases have only an upkeep step. The untap steps and draw "
-        "steps of those phases are skipped.",
+        (
+            'Obeka, Splitter of Seconds says, in part, "Whenever Obeka, Splitter of Seconds deals '
+            "combat damage to a player, you get that many additional upkeep steps after this phase.\" "
+            "After that ability resolves, its controller adds that many beginning phases after this "
+            "phase. Those new beginning phases have only an upkeep step. The untap steps and draw "
+            "steps of those phases are skipped."
+        ),
     )
     several = [r for r in parsed.edition.rules if len(r.examples) > 1]
     assert several and all(e and not e.startswith(" ") for r in several for e in r.examples)

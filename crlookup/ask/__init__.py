@@ -105,9 +105,9 @@ def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:
                 twin = (target, links.numbers(twin[0], twin[1]).get(target))
         rule = lib.get(target, twin[1]) if twin and twin[1] else None
         if rule is None:
-            out.append(a._replace(why=a.why + (_("no counterpart in {edition}").format(edition=target),)))
+            out.append(a._replace(why=(*a.why, _("no counterpart in {edition}").format(edition=target))))
             continue
         note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
         out.append(Answer(target, rule.number, _title(lib, target, rule), rule.text, a.score,
-                          a.why + (note,)))
+                          (*a.why, note)))
     return out

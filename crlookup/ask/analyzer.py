@@ -105,7 +105,7 @@ class Analyzer:
             return None
         if word.endswith(("ed", "ing")) or before in VERB_CUES:
             return True
-        if before in NOUN_CUES or before.isdigit() or word.endswith("s") and not word.endswith("ss"):
+        if before in NOUN_CUES or before.isdigit() or (word.endswith("s") and not word.endswith("ss")):
             return False
         return None
 

@@ -126,7 +126,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             english: str = "") -> None:
         stems = tuple(an.stems(name))[:MAX_TERM_WORDS]
         homes = [(position[t], ends[position[t]]) for t in targets if t in position]
-        if not stems or not homes and kind != "glossary":
+        if not stems or (not homes and kind != "glossary"):
             return
         words = an.words(name)
         keys = families.setdefault(stems, [])

@@ -95,8 +95,8 @@ def _loyalty(an: Analyzer, text: str) -> dict[tuple[int, ...], str]:
         before = an.words(text[: m.start()])
         after = an.words(text[m.end() :])
         if (text[: m.start()].rstrip().endswith("/")  # "+2 / +2"
-                or before[-1:] and before[-1] in before_words
-                or after[:1] and after[0].startswith(after_stems)):
+                or (before[-1:] and before[-1] in before_words)
+                or (after[:1] and after[0].startswith(after_stems))):
             continue
         at = len(before)
         out[tuple(range(at, at + len(an.words(m.group()))))] = m.group()
@@ -291,7 +291,7 @@ def _card_evidence(lex: Lexicon, lib: Library | None, named_cards: list[tuple],
             weight = CARD_LINKS.get(link.kind, 0.0)
             k = by_number.get(link.number)
             if (not weight or k is None or k in named or link.number not in shared
-                    or link.kind == "type" and not link.glossary):  # "Spider": a list of types
+                    or (link.kind == "type" and not link.glossary)):  # "Spider": a list of types
                 continue
             if k not in terms or terms[k][3] < weight:
                 terms[k] = (k, card, link.name, weight)

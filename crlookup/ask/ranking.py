@@ -170,7 +170,7 @@ def order(lex: Lexicon, question: Question, scores: dict[int, float], reasons: d
     for i in named + best(lex, {i: relative[i] for i in rest}, limit - len(named)):
         row = rows[chosen.index(i)]
         by_group: dict[str, float] = {}
-        for (name, group), a, x, m in zip(FEATURES.items(), w, row, mean):
+        for (_name, group), a, x, m in zip(FEATURES.items(), w, row, mean):
             by_group[group] = by_group.get(group, 0.0) + a * (x - m)
         groups = () if i in named else tuple(
             g for g in sorted(by_group, key=by_group.__getitem__, reverse=True)

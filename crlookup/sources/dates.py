@@ -16,14 +16,14 @@ from crlookup.errors import SourceError
 MONTHS = {
     m: i
     for i, m in enumerate(
-        "January February March April May June July August September October November December".split(),
+        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
         1,
     )
 }
 RU_MONTHS = {
     m: i
     for i, m in enumerate(
-        "января февраля марта апреля мая июня июля августа сентября октября ноября декабря".split(),
+        ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"],
         1,
     )
 }

@@ -392,7 +392,7 @@ def _same_word(term_word: str, word: str) -> bool:
     but "and" !~ "an"."""
     if len(term_word) > 5:
         return word.startswith(term_word[:5])
-    return word == term_word or word.startswith(term_word) and word[len(term_word) :] in _SUFFIXES
+    return word == term_word or (word.startswith(term_word) and word[len(term_word) :] in _SUFFIXES)
 
 
 def _order_key(term: str) -> str:

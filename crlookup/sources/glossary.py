@@ -89,8 +89,7 @@ def distinct_headwords(edition: Edition) -> Edition:
     own = {base_term(g.term).lower() for g in edition.glossary}
     glossary = tuple(
         g._replace(
-            headwords=(g.headwords[0],)
-            + tuple(h for h in g.headwords[1:] if h.lower() not in own)
+            headwords=(g.headwords[0], *tuple(h for h in g.headwords[1:] if h.lower() not in own))
         )
         if len(g.headwords) > 1
         else g

@@ -47,6 +47,7 @@ never another exception. `sniff` is True only for a Markdown rules document in R
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date
 from functools import lru_cache
@@ -223,7 +224,7 @@ class _Body:
                 cuts.append(e.start())
                 current = number
         bounds = [0, *cuts, len(s)]
-        return [s[a:b].strip() for a, b in zip(bounds, bounds[1:])]
+        return [s[a:b].strip() for a, b in itertools.pairwise(bounds)]
 
     def _piece(self, s: str, heading: bool, line: int) -> None:
         tree = self.tree
@@ -395,7 +396,7 @@ def read_glossary(
     entries = []
     head = None
     body: list = []
-    for kind, block in zip(kinds + ["L"], blocks + [None]):
+    for kind, block in zip([*kinds, "L"], [*blocks, None]):
         if kind in "LE" and head is not None:
             entries.append(_entry(head, body, file, marks, notes))
             head = None

@@ -203,7 +203,7 @@ def _catalogue(lines: list[str], file: str):
         return read_po(live, abort_invalid=True)
     except PoFileError as e:
         raise SourceError(file, (e.lineno or 0) + 1, "a gettext catalogue", str(e)) from None
-    except Exception as e:  # babel's own checks (headers, locale, plural forms)
+    except Exception as e:  # noqa: BLE001 (babel's own checks: headers, locale, plural forms)
         found = f"{type(e).__name__}: {e}"
         raise SourceError(file, 1, "a gettext catalogue babel can read", found) from None
 
@@ -611,7 +611,7 @@ def _translations(rules, terms, translated, messages, roles, lang, file, notes):
             else:
                 name = re.sub(rf"^{re.escape(r.number)}\.\s*", "", name)
                 english = r.title or r.text
-                r = r._replace(translations=r.translations + ((lang, name),))
+                r = r._replace(translations=(*r.translations, (lang, name)))
                 local_rules.append(
                     Rule(
                         number=r.number,
@@ -627,7 +627,7 @@ def _translations(rules, terms, translated, messages, roles, lang, file, notes):
     for g in terms:
         if g.term in by_term:
             name, i = by_term[g.term]
-            g = g._replace(translations=g.translations + ((lang, name),))
+            g = g._replace(translations=(*g.translations, (lang, name)))
             source = Source(file, messages[i].line)
             local_terms.append(glossary.entry(name, "", source, english=g.term))
         out_terms.append(g)

@@ -569,7 +569,7 @@ def _segment(
         )
         states: dict[State, tuple[int, State | None]] = {}
 
-        def offer(state: State, score: int, back: State | None) -> None:
+        def offer(state: State, score: int, back: State | None, states=states) -> None:
             if state not in states or score > states[state][0]:
                 states[state] = (score, back)
 
