@@ -66,7 +66,9 @@ def plain_marks(text: str) -> str:
 
 def comparable(rule: Rule) -> str:
     """The text as compared: folded, typographic marks plain, reference numbers blanked."""
-    text = " ".join([rule.title, rule.text, *rule.examples]) if rule.title != rule.text else rule.text
+    text = (
+        " ".join([rule.title, rule.text, *rule.examples]) if rule.title != rule.text else rule.text
+    )
     return _REF_NUMBER.sub("#", fold(plain_marks(text)))
 
 
@@ -155,13 +157,21 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         if r.number in pairs or r.kind != "rule":
             continue
         b = new_by.get(r.number)
-        if b and b.kind == "rule" and r.number not in taken and sim(r.number, r.number) >= SAME_NUMBER:
+        if (
+            b
+            and b.kind == "rule"
+            and r.number not in taken
+            and sim(r.number, r.number) >= SAME_NUMBER
+        ):
             pair(r.number, r.number)
     # 3. the remaining rules by text, best pairs first
     _best_pairs(
         [r.number for r in olds if r.kind == "rule" and r.number not in pairs],
         [r.number for r in news if r.kind == "rule" and r.number not in taken],
-        text_a, text_b, ELSEWHERE, pair,
+        text_a,
+        text_b,
+        ELSEWHERE,
+        pair,
     )
     # subrules: first within the counterpart of their rule, then anywhere (not across keywords)
     children_a = _children(olds)
@@ -173,8 +183,12 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         for n in same:
             pair(n, n)
         _best_pairs(
-            [n for n in subs_a if n not in pairs], [n for n in subs_b if n not in taken],
-            text_a, text_b, SAME_NUMBER, pair,
+            [n for n in subs_a if n not in pairs],
+            [n for n in subs_b if n not in taken],
+            text_a,
+            text_b,
+            SAME_NUMBER,
+            pair,
         )
     rest_a = [r.number for r in olds if r.kind == "subrule" and r.number not in pairs]
     rest_b = [r.number for r in news if r.kind == "subrule" and r.number not in taken]
@@ -182,8 +196,12 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         if n not in taken and _same_keywords(text_a[n], text_b[n], keywords):
             pair(n, n)
     _best_pairs(
-        [n for n in rest_a if n not in pairs], [n for n in rest_b if n not in taken],
-        text_a, text_b, ELSEWHERE, pair,
+        [n for n in rest_a if n not in pairs],
+        [n for n in rest_b if n not in taken],
+        text_a,
+        text_b,
+        ELSEWHERE,
+        pair,
         allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
     )
 
@@ -192,7 +210,10 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         _best_pairs(
             [r.number for r in olds if r.kind == old_kind and r.number not in pairs],
             [r.number for r in news if r.kind == new_kind and r.number not in taken],
-            text_a, text_b, 90.0, pair,
+            text_a,
+            text_b,
+            90.0,
+            pair,
             allowed=lambda a, b: _same_keywords(text_a[a], text_b[b], keywords),
         )
     # split / merged: an unmatched entry whose text lives on inside a matched one nearby
@@ -271,7 +292,7 @@ def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None
 
     def window(n: str) -> list[int]:
         la = len(text_a[n])
-        return by_length[bisect_left(lengths, la * factor): bisect_right(lengths, la / factor)]
+        return by_length[bisect_left(lengths, la * factor) : bisect_right(lengths, la / factor)]
 
     # Keeping its number counts for SAME_NUMBER_BONUS points: when a rule is rewritten, the
     # rewrite at its own number beats a neighbour that happens to share more words.
@@ -280,8 +301,11 @@ def _best_pairs(left, right, text_a, text_b, cutoff, pair, allowed=None) -> None
     for i, n in enumerate(left):
         near = window(n)
         found = process.extract(
-            text_a[n], [text_b[right[j]] for j in near], scorer=fuzz.ratio,
-            score_cutoff=cutoff, limit=5,
+            text_a[n],
+            [text_b[right[j]] for j in near],
+            scorer=fuzz.ratio,
+            score_cutoff=cutoff,
+            limit=5,
         )
         candidates += [(score, i, near[k]) for _, score, k in found if right[near[k]] != n]
     for i, n in enumerate(left):
@@ -318,8 +342,11 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
                 near.add(b)
                 near.update(other_children.get(rule_of(b), ()))
         best = max(
-            ((fuzz.partial_ratio(texts[n], other_texts[b], score_cutoff=LIVES_ON), b)
-             for b in near if b in other_texts.entries and len(other_texts[b]) > len(texts[n])),
+            (
+                (fuzz.partial_ratio(texts[n], other_texts[b], score_cutoff=LIVES_ON), b)
+                for b in near
+                if b in other_texts.entries and len(other_texts[b]) > len(texts[n])
+            ),
             default=(0.0, None),
         )
         if best[0] >= LIVES_ON:
@@ -339,7 +366,8 @@ def _keyword_names(rules: list[Rule]) -> set[str]:
     from crlookup.read import KEYWORD_SECTIONS
 
     return {
-        fold(r.title) for r in rules
+        fold(r.title)
+        for r in rules
         if r.kind == "rule" and r.title and r.number.split(".")[0] in KEYWORD_SECTIONS
     }
 
@@ -403,13 +431,17 @@ def stored(lib, old: str, new: str) -> list[Match] | None:
     Only what changed is stored: an entry of `old` that no stored match names is unchanged,
     at the same number, in `new`.
     """
-    if lib.db.execute(
-        "SELECT 1 FROM chain WHERE old_edition = ? AND new_edition = ?", (old, new)
-    ).fetchone() is None:
+    if (
+        lib.db.execute(
+            "SELECT 1 FROM chain WHERE old_edition = ? AND new_edition = ?", (old, new)
+        ).fetchone()
+        is None
+    ):
         return None
     rows = lib.db.execute(
         "SELECT kind, old, new, similarity, words_added, words_removed, refs_only, typography "
-        "FROM aligned WHERE old_edition = ? AND new_edition = ?", (old, new),
+        "FROM aligned WHERE old_edition = ? AND new_edition = ?",
+        (old, new),
     ).fetchall()
     by_old: dict[str, list[Match]] = {}
     out: list[Match] = []
@@ -422,7 +454,8 @@ def stored(lib, old: str, new: str) -> list[Match] | None:
     kept = []
     for (number,) in lib.db.execute(
         "SELECT number FROM entry WHERE edition = ? AND twin = 0 AND kind IN ('rule', 'subrule') "
-        "ORDER BY seq", (old,),
+        "ORDER BY seq",
+        (old,),
     ):
         kept += by_old.pop(number, None) or [Match("unchanged", number, number, 100.0, 0, 0, False)]
     return kept + [m for ms in by_old.values() for m in ms] + out
@@ -475,7 +508,7 @@ def plan(db_path: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 def shares(pairs: list, workers: int) -> list[list]:
     """The pairs in `workers` runs of consecutive pairs (each run reads its editions once)."""
     size = max(1, -(-len(pairs) // max(workers, 1)))
-    return [pairs[i:i + size] for i in range(0, len(pairs), size)]
+    return [pairs[i : i + size] for i in range(0, len(pairs), size)]
 
 
 def save(db_path: str, aligned: list[tuple[str, str]], stale: list[tuple[str, str]], rows) -> None:
@@ -501,7 +534,11 @@ def summary(matches: list[Match]) -> dict:
         section = (m.new or m.old).split(".")[0]
         sections.setdefault(section, dict.fromkeys(KINDS, 0))[m.kind] += 1
     typography = sum(1 for m in matches if m.typography)
-    return {"total": total, "typography_only": typography, "sections": dict(sorted(sections.items()))}
+    return {
+        "total": total,
+        "typography_only": typography,
+        "sections": dict(sorted(sections.items())),
+    }
 
 
 # --------------------------------------------------------------------------- diff
@@ -549,8 +586,13 @@ class EditionDiff:
                 "text": c.text or None,
             }
 
-        return {"old": self.old, "new": self.new, "section": self.section,
-                "summary": self.counts, "changes": [change(c) for c in self.changes]}
+        return {
+            "old": self.old,
+            "new": self.new,
+            "section": self.section,
+            "summary": self.counts,
+            "changes": [change(c) for c in self.changes],
+        }
 
 
 def diff(lib, old: str, new: str, section: str | None = None, words: bool = True) -> EditionDiff:
@@ -561,19 +603,26 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
     under = numbers.parse(section) if section else None
     old_info, new_info = lib.edition(old), lib.edition(new)
     if old_info.lang != new_info.lang:
-        raise BadInput(_("{old} and {new} are in different languages").format(
-            old=old_info.id, new=new_info.id))
+        raise BadInput(
+            _("{old} and {new} are in different languages").format(old=old_info.id, new=new_info.id)
+        )
     old, new = old_info.id, new_info.id
     matches = stored(lib, old, new) or align_editions(lib, old, new)
     if under is not None:
-        matches = [m for m in matches
-                   if any(n and under.contains(numbers.parse(n)) for n in (m.old, m.new))]
+        matches = [
+            m
+            for m in matches
+            if any(n and under.contains(numbers.parse(n)) for n in (m.old, m.new))
+        ]
     if new_info.partial:
         present = {n.split(".")[0] for n in lib.numbers(new)}
-        matches = [m for m in matches
-                   if not (m.kind == "removed" and m.old.split(".")[0] not in present)]
-    changed = sorted((m for m in matches if m.kind != "unchanged"),
-                     key=lambda m: numbers.sort_key(m.new or m.old))
+        matches = [
+            m for m in matches if not (m.kind == "removed" and m.old.split(".")[0] not in present)
+        ]
+    changed = sorted(
+        (m for m in matches if m.kind != "unchanged"),
+        key=lambda m: numbers.sort_key(m.new or m.old),
+    )
     out, titles = [], {}
     for m in changed:
         c = Change(m)
@@ -581,10 +630,18 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
             sec = (m.new or m.old).split(".")[0]
             if sec not in titles:
                 titles[sec] = lib.preview(new if m.new else old, sec)
-            if m.kind in ("changed", "moved") and not m.refs_only and (m.words_added or m.words_removed):
+            if (
+                m.kind in ("changed", "moved")
+                and not m.refs_only
+                and (m.words_added or m.words_removed)
+            ):
                 a, b = lib.get(old, m.old), lib.get(new, m.new)
                 c = c._replace(diff=tuple(word_diff(full_text(a), full_text(b))))
             elif m.kind in ("added", "removed"):
-                c = c._replace(text=full_text(lib.get(new if m.kind == "added" else old, m.new or m.old)))
+                c = c._replace(
+                    text=full_text(lib.get(new if m.kind == "added" else old, m.new or m.old))
+                )
         out.append(c)
-    return EditionDiff(old, new, str(under) if under else None, summary(matches), tuple(out), titles)
+    return EditionDiff(
+        old, new, str(under) if under else None, summary(matches), tuple(out), titles
+    )

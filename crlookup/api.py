@@ -47,14 +47,30 @@ class Library(read.Library):
 
         return bilingual.parallel(self, number, langs, edition)
 
-    def search(self, query: str, *, edition: str | None = None, all_editions: bool = False,
-               lang: str | None = None, section: str | None = None, limit: int = 10,
-               parallel: str | None = None) -> Search:
+    def search(
+        self,
+        query: str,
+        *,
+        edition: str | None = None,
+        all_editions: bool = False,
+        lang: str | None = None,
+        section: str | None = None,
+        limit: int = 10,
+        parallel: str | None = None,
+    ) -> Search:
         """Rules, examples and glossary entries for `query`, ranked (`crlookup search`)."""
         from crlookup import index
 
-        return index.search(self, query, edition=edition, all_editions=all_editions, lang=lang,
-                            section=section, limit=limit, parallel=parallel)
+        return index.search(
+            self,
+            query,
+            edition=edition,
+            all_editions=all_editions,
+            lang=lang,
+            section=section,
+            limit=limit,
+            parallel=parallel,
+        )
 
     def define(self, term: str, lang: str | None = None, edition: str | None = None) -> Definitions:
         """A glossary term, or the rule of a keyword (`crlookup define`)."""
@@ -62,7 +78,9 @@ class Library(read.Library):
 
         return definitions.lookup(self, term, lang, edition)
 
-    def diff(self, old: str, new: str, section: str | None = None, words: bool = True) -> EditionDiff:
+    def diff(
+        self, old: str, new: str, section: str | None = None, words: bool = True
+    ) -> EditionDiff:
         """What changed from edition `old` to `new` (`crlookup diff`)."""
         from crlookup import align
 
@@ -74,8 +92,15 @@ class Library(read.Library):
 
         return history.history(self, number, edition)
 
-    def ask(self, question: str, *, edition: str | None = None, lang: str | None = None,
-            limit: int = 5, progress=None) -> Asked:
+    def ask(
+        self,
+        question: str,
+        *,
+        edition: str | None = None,
+        lang: str | None = None,
+        limit: int = 5,
+        progress=None,
+    ) -> Asked:
         """The rules that decide a rules question, best first, and why (`crlookup ask`)."""
         from crlookup import ask
 

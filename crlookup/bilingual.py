@@ -31,7 +31,9 @@ class Pair(NamedTuple):
     same_date: bool  # both sides come from editions of the same date
 
 
-def counterpart_edition(lib: Library, edition: str, number: str, lang: str, links: Links | None = None):
+def counterpart_edition(
+    lib: Library, edition: str, number: str, lang: str, links: Links | None = None
+):
     """(edition of `lang`, number there) for the rule, through same-date editions; or None."""
     links = links or Links(lib, lib.edition(edition).lang)
     infos = links.infos  # loaded once with the links, not again for every number
@@ -42,7 +44,9 @@ def counterpart_edition(lib: Library, edition: str, number: str, lang: str, link
         twins = [e for e in infos.values() if e.lang == source.lang and e.date == target.date]
         for twin in twins:
             if twin.id in numbers:
-                candidates.append((abs((target.date - source.date).days), target.id, numbers[twin.id]))
+                candidates.append(
+                    (abs((target.date - source.date).days), target.id, numbers[twin.id])
+                )
     if not candidates:
         return None
     _, target, num = min(candidates)
@@ -62,8 +66,14 @@ def pairs(lib: Library, edition: str, numbers: list[str], lang: str) -> list[Pai
             right = Side(target_edition, lib.get(target_edition, num))
         else:
             right = Side(target_edition or "", None)
-        out.append(Pair(n, Side(edition, lib.get(edition, n)), right,
-                        bool(found) and lib.edition(found[0]).date == source.date))
+        out.append(
+            Pair(
+                n,
+                Side(edition, lib.get(edition, n)),
+                right,
+                bool(found) and lib.edition(found[0]).date == source.date,
+            )
+        )
     if target_edition:  # sides with no counterpart still name the edition searched
         out = [p if p.right.edition else p._replace(right=Side(target_edition, None)) for p in out]
     return out
@@ -81,16 +91,24 @@ class Parallel:
         first, other = self.langs
 
         def side(s: Side) -> dict:
-            return s.rule.to_dict(s.edition) if s.rule else {"edition": s.edition or None, "missing": True}
+            return (
+                s.rule.to_dict(s.edition)
+                if s.rule
+                else {"edition": s.edition or None, "missing": True}
+            )
 
         return {
             "editions": {first: self.edition, other: self.pairs[0].right.edition or None},
             "same_date": self.pairs[0].same_date,
-            "pairs": [{"number": p.number, first: side(p.left), other: side(p.right)} for p in self.pairs],
+            "pairs": [
+                {"number": p.number, first: side(p.left), other: side(p.right)} for p in self.pairs
+            ],
         }
 
 
-def parallel(lib: Library, number: str, langs: tuple[str, str], edition: str | None = None) -> Parallel:
+def parallel(
+    lib: Library, number: str, langs: tuple[str, str], edition: str | None = None
+) -> Parallel:
     """The rule `number` (of `edition`, else the newest of langs[0]) and its subrules beside
     their counterparts in the other language; a trailing period ("702.19.") leaves out the
     subrules. With `edition`, its own language goes first."""
@@ -104,7 +122,9 @@ def parallel(lib: Library, number: str, langs: tuple[str, str], edition: str | N
     else:
         edition, rule = lib.entry(number, lang=first)
     lib.edition(lang=other)  # NotFound if the library has no edition in that language
-    below = [] if alone or rule.kind in ("chapter", "section") else lib.subtree(edition, rule.number)
+    below = (
+        [] if alone or rule.kind in ("chapter", "section") else lib.subtree(edition, rule.number)
+    )
     found = pairs(lib, edition, [rule.number] + [r.number for r in below], other)
     return Parallel((first, other), edition, tuple(found))
 
@@ -120,13 +140,21 @@ def counterparts(lib: Library, hits, lang: str, other: str) -> dict[int, dict]:
             found = counterpart_edition(lib, h.edition, h.number, other, links)
             rule = lib.get(*found) if found else None
             if rule:
-                out[i] = {"edition": found[0], "number": rule.number, "title": rule.title,
-                          "text": rule.text}
+                out[i] = {
+                    "edition": found[0],
+                    "number": rule.number,
+                    "title": rule.title,
+                    "text": rule.text,
+                }
         elif target:
             entry = lib.glossary_term(h.edition, h.title)
             name = (entry.english or entry.term) if entry else h.title
             twins, _ = lib.named(target, fold(name))
             if twins:
-                out[i] = {"edition": target, "number": None, "title": twins[0].term,
-                          "text": twins[0].definition}
+                out[i] = {
+                    "edition": target,
+                    "number": None,
+                    "title": twins[0].term,
+                    "text": twins[0].definition,
+                }
     return out

@@ -43,7 +43,9 @@ MODES = (("en",), ("en", "ru"), ("en", "pl"))
 _NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]*)?(?![\w])")
 _QUESTION = re.compile(
     r"\?\s*$|^(can|could|does|do|is|are|what|when|how|why|if|who|which|may|must|should|"
-    r"можно|может|могу|как|что|когда|если)\b", re.IGNORECASE)
+    r"можно|может|могу|как|что|когда|если)\b",
+    re.IGNORECASE,
+)
 RESULTS = 30
 LABEL = 28  # characters of a result's label (the list is 32 columns wide)
 
@@ -70,8 +72,11 @@ class Linked:
             for segment in line:
                 text.append(segment.text, segment.style)
             for m in _NUMBER.finditer(text.plain):
-                text.stylize(Style(underline=True, meta={"@click": f"app.follow({m.group()!r})"}),
-                             m.start(), m.end())
+                text.stylize(
+                    Style(underline=True, meta={"@click": f"app.follow({m.group()!r})"}),
+                    m.start(),
+                    m.end(),
+                )
             text.rstrip()
             text.no_wrap, text.overflow = True, "crop"  # laid out already, at this width
             yield text
@@ -80,18 +85,23 @@ class Linked:
 class KeysScreen(ModalScreen):
     """`?`: every key."""
 
-    BINDINGS: ClassVar[list[Binding]] = [Binding("escape,q,question_mark", "app.pop_screen", _("close"))]
+    BINDINGS: ClassVar[list[Binding]] = [
+        Binding("escape,q,question_mark", "app.pop_screen", _("close"))
+    ]
 
     def compose(self) -> ComposeResult:
         rows = [
             ("/", _("search: a rule number, words, a card name or a question")),
             ("Enter", _("open the result, or follow the link, under the cursor")),
             ("Esc", _("leave the search box")),
-            ("Backspace, alt+←", _("back")), ("alt+→", _("forward")),
+            ("Backspace, alt+←", _("back")),
+            ("alt+→", _("forward")),
             ("e", _("another edition (the same rule, across renumberings)")),
             ("l", _("languages side by side: EN, EN+RU, EN+PL")),
             ("h", _("the rule's history: select an edition to see what changed")),
-            ("Tab", _("next pane")), ("?", _("these keys")), ("q", _("quit")),
+            ("Tab", _("next pane")),
+            ("?", _("these keys")),
+            ("q", _("quit")),
         ]
         text = Text(_("Keys") + "\n\n", "bold")
         for key, what in rows:
@@ -172,8 +182,9 @@ class Browser(App):
     # -------------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=_("/ search: 702.19, deathtouch, Giant Spider, a question…"),
-                    id="search")
+        yield Input(
+            placeholder=_("/ search: 702.19, deathtouch, Giant Spider, a question…"), id="search"
+        )
         with Horizontal(id="body"):
             yield OptionList(id="results")
             with VerticalScroll(id="pane"):
@@ -228,20 +239,32 @@ class Browser(App):
         number = self._number(query)
         if number:
             rule = self.lib.get(self.edition, number)
-            options.append(Option(self._label(number, rule.title or rule.text),
-                                  id=f"rule:{self.edition}:{number}"))
+            options.append(
+                Option(
+                    self._label(number, rule.title or rule.text), id=f"rule:{self.edition}:{number}"
+                )
+            )
             # a number: the entries right below it, not a search for the digits
-            options += [Option(self._label(r.number, r.title or r.text), id=f"rule:{self.edition}:{r.number}")
-                        for r in self.lib.children(self.edition, number)[:RESULTS]]
+            options += [
+                Option(
+                    self._label(r.number, r.title or r.text), id=f"rule:{self.edition}:{r.number}"
+                )
+                for r in self.lib.children(self.edition, number)[:RESULTS]
+            ]
             return options
         if submitted and _QUESTION.search(query) and len(query.split()) >= 3:
             options += self._answers(query)
         card = self._card(query)
         if card:
-            options.append(Option(_one_line(Text.assemble(("card ", "magenta"), card)), id=f"card:{card}"))
+            options.append(
+                Option(_one_line(Text.assemble(("card ", "magenta"), card)), id=f"card:{card}")
+            )
         lang = index.detect_lang(query)
-        edition = self.edition if lang == self.lib.edition(self.edition).lang else \
-            self.lib.edition(lang=lang).id
+        edition = (
+            self.edition
+            if lang == self.lib.edition(self.edition).lang
+            else self.lib.edition(lang=lang).id
+        )
         try:
             found = self.index(lang).search(query, editions=(edition,), limit=RESULTS)
         except QueryError as e:
@@ -249,11 +272,18 @@ class Browser(App):
             return options
         for h in found.hits:
             if h.kind == "glossary":
-                options.append(Option(_one_line(Text.assemble(("glossary ", "green"), h.title)),
-                                      id=f"glossary:{h.edition}:{h.title}"))
+                options.append(
+                    Option(
+                        _one_line(Text.assemble(("glossary ", "green"), h.title)),
+                        id=f"glossary:{h.edition}:{h.title}",
+                    )
+                )
             else:
-                options.append(Option(self._label(h.number, h.title or h.text),
-                                      id=f"rule:{h.edition}:{h.number}"))
+                options.append(
+                    Option(
+                        self._label(h.number, h.title or h.text), id=f"rule:{h.edition}:{h.number}"
+                    )
+                )
         if found.corrections:
             self.status(_("showing results for {query}").format(query=found.query))
         return options
@@ -271,7 +301,9 @@ class Browser(App):
             found = self.lib.cards().find(query)
         except (CardQueryError, CardsUnavailable):
             return None
-        return found.card.name if found.card is not None and found.how in ("exact", "face") else None
+        return (
+            found.card.name if found.card is not None and found.how in ("exact", "face") else None
+        )
 
     def _answers(self, question: str) -> list[Option]:
         from crlookup import ask as asking
@@ -283,8 +315,13 @@ class Browser(App):
             return []
         options = []
         for a in asked.answers:
-            label = _one_line(Text.assemble(("ask ", "yellow"), (a.number + " ", "bold cyan"),
-                                            " ".join((a.title or a.text).split())))
+            label = _one_line(
+                Text.assemble(
+                    ("ask ", "yellow"),
+                    (a.number + " ", "bold cyan"),
+                    " ".join((a.title or a.text).split()),
+                )
+            )
             why = "; ".join(a.why[:2])
             if why:
                 label.append("\n")
@@ -353,18 +390,31 @@ class Browser(App):
             view, links = self._rule_view(place)
         elif place.kind == "glossary":
             entry = self.lib.glossary_term(place.edition, place.key)
-            view = Text(place.key) if entry is None else Text.assemble(
-                (entry.term + "\n", "bold"), entry.definition)
-            links = [Option(Text(t, "cyan"), id=f"rule:{place.edition}:{t}")
-                     for t in dict.fromkeys(x for ref in (entry.refs if entry else ()) for x in ref.targets)]
+            view = (
+                Text(place.key)
+                if entry is None
+                else Text.assemble((entry.term + "\n", "bold"), entry.definition)
+            )
+            links = [
+                Option(Text(t, "cyan"), id=f"rule:{place.edition}:{t}")
+                for t in dict.fromkeys(
+                    x for ref in (entry.refs if entry else ()) for x in ref.targets
+                )
+            ]
         else:
             from crlookup import card_rules
 
             found = card_rules.lookup(self.lib, place.key, place.edition)
             card_links = list(found.links)
             view = render.CardView(found.card, card_links, place.edition)
-            links = [Option(Text.assemble((link.number + " ", "cyan"), link.name), id=f"rule:{place.edition}:{link.number}")
-                     for link in card_links if link.number]
+            links = [
+                Option(
+                    Text.assemble((link.number + " ", "cyan"), link.name),
+                    id=f"rule:{place.edition}:{link.number}",
+                )
+                for link in card_links
+                if link.number
+            ]
         self._view = view
         pane.update(Linked(view))
         self.query_one("#pane", VerticalScroll).scroll_home(animate=False)
@@ -385,24 +435,46 @@ class Browser(App):
         try:
             found = self.lib.rule(place.key, place.edition)
         except NotFound as e:
-            return Text(str(e) + _("; nearest: {numbers}").format(
-                numbers=", ".join(e.suggestions)), "yellow"), []
+            return Text(
+                str(e) + _("; nearest: {numbers}").format(numbers=", ".join(e.suggestions)),
+                "yellow",
+            ), []
         rule, below, cited_by = found.rule, list(found.below), list(found.cited_by)
         cites = self.lib.cites(place.edition, rule.number)
-        links = [Option(Text.assemble(("→ ", "dim"), (n, "cyan")), id=f"rule:{place.edition}:{n}")
-                 for n in cites]
-        links += [Option(Text.assemble(("← ", "dim"), (n.replace("glossary:", ""), "cyan" if not n.startswith("glossary:") else "green")),
-                         id=(f"glossary:{place.edition}:{n[9:]}" if n.startswith("glossary:") else f"rule:{place.edition}:{n}"))
-                  for n in cited_by]
+        links = [
+            Option(Text.assemble(("→ ", "dim"), (n, "cyan")), id=f"rule:{place.edition}:{n}")
+            for n in cites
+        ]
+        links += [
+            Option(
+                Text.assemble(
+                    ("← ", "dim"),
+                    (
+                        n.replace("glossary:", ""),
+                        "cyan" if not n.startswith("glossary:") else "green",
+                    ),
+                ),
+                id=(
+                    f"glossary:{place.edition}:{n[9:]}"
+                    if n.startswith("glossary:")
+                    else f"rule:{place.edition}:{n}"
+                ),
+            )
+            for n in cited_by
+        ]
         heading = self._heading(place.edition, rule.number)
         langs = MODES[self.mode]
         lang = self.lib.edition(place.edition).lang
         if len(langs) > 1 and lang == "en":
-            shown = [rule.number] + ([] if rule.kind in ("chapter", "section") else [r.number for r in below])
+            shown = [rule.number] + (
+                [] if rule.kind in ("chapter", "section") else [r.number for r in below]
+            )
             pairs = bilingual.pairs(self.lib, place.edition, shown, langs[1])
             return render.group(heading, render.ParallelView(list(langs), pairs)), links
         terms = render.GlossaryTerms(self.lib.headwords(place.edition))
-        return render.group(heading, render.RuleView(place.edition, rule, below, cited_by=cited_by, terms=terms)), links
+        return render.group(
+            heading, render.RuleView(place.edition, rule, below, cited_by=cited_by, terms=terms)
+        ), links
 
     def _heading(self, edition: str, number: str) -> Text:
         """The chapter and section a rule sits in."""
@@ -444,8 +516,17 @@ class Browser(App):
 
     def action_pick_edition(self) -> None:
         lang = self.lib.edition(self.edition).lang
-        options = [Option(Text.assemble((e.id, "bold" if e.id == self.edition else ""), ("  " + e.date.isoformat(), "dim")),
-                          id=e.id) for e in reversed(self.lib.editions()) if e.lang == lang]
+        options = [
+            Option(
+                Text.assemble(
+                    (e.id, "bold" if e.id == self.edition else ""),
+                    ("  " + e.date.isoformat(), "dim"),
+                ),
+                id=e.id,
+            )
+            for e in reversed(self.lib.editions())
+            if e.lang == lang
+        ]
 
         def chosen(edition: str | None) -> None:
             if not edition or self.place is None:
@@ -458,11 +539,15 @@ class Browser(App):
 
             number = Links(self.lib, lang).numbers(self.place.edition, self.place.key).get(edition)
             if number is None:
-                self.status(_("{number} is not in {edition}").format(number=self.place.key, edition=edition))
+                self.status(
+                    _("{number} is not in {edition}").format(number=self.place.key, edition=edition)
+                )
                 number = self.place.key if self.lib.get(edition, self.place.key) else "1"
             self.open(Place("rule", edition, number))
 
-        self.push_screen(PickScreen(_("Edition (the same rule, across renumberings)"), options), chosen)
+        self.push_screen(
+            PickScreen(_("Edition (the same rule, across renumberings)"), options), chosen
+        )
 
     def action_cycle_languages(self) -> None:
         have = {e.lang for e in self.lib.editions()}
@@ -479,16 +564,28 @@ class Browser(App):
 
         if self.place is None or self.place.kind != "rule":
             return
-        steps = [s for s in history.timeline(self.lib, self.place.edition, self.place.key)
-                 if s.main and (s.noteworthy or s.edition == self.place.edition)]
+        steps = [
+            s
+            for s in history.timeline(self.lib, self.place.edition, self.place.key)
+            if s.main and (s.noteworthy or s.edition == self.place.edition)
+        ]
         by_id = {}
         options = []
         for i, s in enumerate(steps):
             key = f"{i}"
             by_id[key] = s
             what = _history_word(s.change)
-            options.append(Option(Text.assemble((s.date + "  ", "dim"), (f"{s.edition:<16}", ""),
-                                                 ((s.number or "—") + "  ", "bold cyan"), what), id=key))
+            options.append(
+                Option(
+                    Text.assemble(
+                        (s.date + "  ", "dim"),
+                        (f"{s.edition:<16}", ""),
+                        ((s.number or "—") + "  ", "bold cyan"),
+                        what,
+                    ),
+                    id=key,
+                )
+            )
 
         def detail(key: str):
             s = by_id[key]
@@ -498,7 +595,9 @@ class Browser(App):
                 return Text(_("renumbered from {number}").format(number=s.previous[1]))
             return Text(_("no change of wording"), "dim")
 
-        self.push_screen(PickScreen(_("History of {number}").format(number=self.place.key), options, detail))
+        self.push_screen(
+            PickScreen(_("History of {number}").format(number=self.place.key), options, detail)
+        )
 
     def action_keys(self) -> None:
         self.push_screen(KeysScreen())
@@ -521,9 +620,15 @@ def _distinct(options: list[Option]) -> list[Option]:
 
 
 def _history_word(change: str) -> str:
-    return {"added": _("first appears"), "changed": _("changed"), "moved": _("renumbered"),
-            "removed": _("removed"), "split": _("split"), "merged": _("merged"),
-            "unchanged": _("unchanged")}.get(change, change)
+    return {
+        "added": _("first appears"),
+        "changed": _("changed"),
+        "moved": _("renumbered"),
+        "removed": _("removed"),
+        "split": _("split"),
+        "merged": _("merged"),
+        "unchanged": _("unchanged"),
+    }.get(change, change)
 
 
 def run(lib: Library, query: str = "") -> None:

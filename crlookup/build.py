@@ -101,7 +101,9 @@ def _manifest(directory: str, origin: str) -> list[SourceFile]:
             for item in manifest["sources"]
         ]
         if "cards" in manifest:
-            files.append(SourceFile(os.path.join(directory, manifest["cards"]["file"]), CARDS, origin))
+            files.append(
+                SourceFile(os.path.join(directory, manifest["cards"]["file"]), CARDS, origin)
+            )
         return files
     except (ValueError, KeyError, TypeError) as e:
         raise LibraryError(f"{path}: not a valid source manifest ({e})") from None
@@ -206,8 +208,11 @@ def _start_growing(root: str) -> None:
     with contextlib.suppress(OSError):
         subprocess.Popen(
             [sys.executable, "-m", "crlookup.build", "grow", root],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
         )
 
 
@@ -327,7 +332,9 @@ def parse_unit(unit: Unit) -> list[Edition]:
 def _parse(todo: list[Unit], progress: Progress | None, pool):
     """Parse the units (in the pool's processes when there are several); yields each edition
     with what the library records of its source, in the units' order, as they are ready."""
-    futures = [pool.submit(parse_unit, u) for u in todo] if pool is not None and len(todo) > 1 else None
+    futures = (
+        [pool.submit(parse_unit, u) for u in todo] if pool is not None and len(todo) > 1 else None
+    )
     for i, u in enumerate(todo):
         found = futures[i].result() if futures else parse_unit(u)
         if progress:
@@ -336,8 +343,12 @@ def _parse(todo: list[Unit], progress: Progress | None, pool):
             yield e, {"format": u.file.format, "origin": u.file.origin, "unit": u.key}
 
 
-def build(root: str, files: list[SourceFile] | None = None, progress: Progress | None = None,
-          first: int | None = None) -> str:
+def build(
+    root: str,
+    files: list[SourceFile] | None = None,
+    progress: Progress | None = None,
+    first: int | None = None,
+) -> str:
     """Bring the library up to date with the sources and make it current; returns its path.
 
     The build is a pipeline of stages, each a module of its own, each run for the editions
@@ -365,7 +376,10 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
         path = current(root)
         base_stamp = {}
         if path is not None:  # another process may have built it while we waited
-            with contextlib.closing(_connect(path)) as db, contextlib.suppress(sqlite3.DatabaseError):
+            with (
+                contextlib.closing(_connect(path)) as db,
+                contextlib.suppress(sqlite3.DatabaseError),
+            ):
                 base_stamp = _stamp(db)
                 if _is_fresh(base_stamp, files) and (first or not base_stamp.get("pending")):
                     return path
@@ -390,8 +404,17 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
             }
             wanted = units(files)
             known = _units_kept(path, base_stamp, stamp, files, wanted)
-            _run(tmp, root_path, files, wanted, stamp, path if known is not None else None,
-                 known or set(), progress, first)
+            _run(
+                tmp,
+                root_path,
+                files,
+                wanted,
+                stamp,
+                path if known is not None else None,
+                known or set(),
+                progress,
+                first,
+            )
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             os.rename(tmp, final)
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
@@ -401,15 +424,20 @@ def build(root: str, files: list[SourceFile] | None = None, progress: Progress |
             _sweep(root_path)
             raise
         _sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
-        cards = {_cards_cache_name(s["sha256"]) for s, f in zip(stamp["sources"], files) if f.format == CARDS}
+        cards = {
+            _cards_cache_name(s["sha256"])
+            for s, f in zip(stamp["sources"], files)
+            if f.format == CARDS
+        }
         for cached in (root_path / "parsed").glob("*"):
             if cached.name not in cards:  # card databases of card files no longer shipped
                 cached.unlink(missing_ok=True)
         return str(final)
 
 
-def _units_kept(path: str | None, base: dict, stamp: dict, files: list[SourceFile],
-                wanted: list[Unit]) -> set[str] | None:
+def _units_kept(
+    path: str | None, base: dict, stamp: dict, files: list[SourceFile], wanted: list[Unit]
+) -> set[str] | None:
     """The units (keys) of the library at `path` if it can be the start of the new one: same
     version and schema, the same card file, and every unit it was built from (a source file,
     an archive member) still there, unchanged; None if the new one is built anew."""
@@ -449,8 +477,17 @@ def _clone(base: str, tmp) -> None:
                 shutil.copy2(src, dst)
 
 
-def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | None,
-         known: set[str], progress: Progress | None, first: int | None = None) -> None:
+def _run(
+    tmp,
+    root_path,
+    files,
+    wanted: list[Unit],
+    stamp: dict,
+    base: str | None,
+    known: set[str],
+    progress: Progress | None,
+    first: int | None = None,
+) -> None:
     """The stages of a build into `tmp`, starting from the library at `base` if given (built
     from the units `known`); with `first`, of an archive's members only the newest `first`
     (the rest recorded as pending)."""
@@ -484,7 +521,11 @@ def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | Non
     spawn = multiprocessing.get_context("spawn")
     workers = min(2, os.cpu_count() or 1)
     pooled = len(todo) > 1  # one new edition is quicker done here than in new processes
-    with ProcessPoolExecutor(workers, mp_context=spawn) if pooled else contextlib.nullcontext() as pool:
+    with (
+        ProcessPoolExecutor(workers, mp_context=spawn)
+        if pooled
+        else contextlib.nullcontext() as pool
+    ):
         parsed = []
 
         def checked():  # written into the library while the next ones are parsed
@@ -500,24 +541,36 @@ def _run(tmp, root_path, files, wanted: list[Unit], stamp: dict, base: str | Non
             infos = Library(str(tmp), db).editions()
         # what `ask` reads questions against: the newest complete edition of each language
         newest = {e.lang: e for e in sorted(infos, key=lambda e: (not e.partial, e.date))}
-        asked = [e.id for e in newest.values() if e.lang in ask_build.LANGS and not
-                 os.path.exists(os.path.join(tmp, ask_build.LEXICON_DIR, e.id + ".pickle"))]
+        asked = [
+            e.id
+            for e in newest.values()
+            if e.lang in ask_build.LANGS
+            and not os.path.exists(os.path.join(tmp, ask_build.LEXICON_DIR, e.id + ".pickle"))
+        ]
         pairs, stale = align.plan(db_path)
         # the stages that don't wait for each other run side by side: alignments, lexicons
         # and cards in the pool, the index here
         jobs = {
-            "align": [(align.align_pairs, db_path, share) for share in align.shares(pairs, workers)],
+            "align": [
+                (align.align_pairs, db_path, share) for share in align.shares(pairs, workers)
+            ],
             "lexicons": [(ask_build.build_lexicons, str(tmp), asked)] if asked else [],
-            "cards": [] if base else [
+            "cards": []
+            if base
+            else [
                 (build_cards, f.path, sha, str(tmp), str(root_path / "parsed")) for f, sha in cards
             ],
         }
-        running = {stage: [pool.submit(*job) for job in js] for stage, js in jobs.items()} if pool else {}
+        running = (
+            {stage: [pool.submit(*job) for job in js] for stage, js in jobs.items()} if pool else {}
+        )
         index.add(str(tmp / INDEX), [e for e, _s in parsed], _stage(progress, 35, 30))
         if progress:
             progress(65, 100, "aligning editions")
         results = {
-            stage: [f.result() for f in running[stage]] if pool else [job[0](*job[1:]) for job in js]
+            stage: [f.result() for f in running[stage]]
+            if pool
+            else [job[0](*job[1:]) for job in js]
             for stage, js in jobs.items()
         }
     align.save(db_path, pairs, stale, [row for rows in results["align"] for row in rows])

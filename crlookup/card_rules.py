@@ -65,23 +65,58 @@ PATTERNS: tuple[tuple[str, str, str], ...] = (
 # layouts of Sagas, Classes, planes, schemes and the like are their types, mutate and aftermath
 # their keywords; Un-set hosts and augments have no rule (100.7)
 LAYOUTS = {
-    "adventure": "Adventurer Card", "split": "Split Cards", "aftermath": "Split Cards",
-    "flip": "Flip Cards", "transform": "Double-Faced Cards",
-    "modal_dfc": "Modal Double-Faced Cards", "meld": "Meld Cards", "leveler": "Leveler Cards",
-    "prototype": "Prototype Card", "prepare": "Preparation Card",
+    "adventure": "Adventurer Card",
+    "split": "Split Cards",
+    "aftermath": "Split Cards",
+    "flip": "Flip Cards",
+    "transform": "Double-Faced Cards",
+    "modal_dfc": "Modal Double-Faced Cards",
+    "meld": "Meld Cards",
+    "leveler": "Leveler Cards",
+    "prototype": "Prototype Card",
+    "prepare": "Preparation Card",
 }
 # Mechanics of MTG Arena's digital-only cards: the Comprehensive Rules have no rule for them.
-DIGITAL_ONLY = frozenset({
-    "boon", "conjure", "double team", "heist", "incorporate", "intensity", "perpetually",
-    "seek", "specialize", "starting intensity",
-})
+DIGITAL_ONLY = frozenset(
+    {
+        "boon",
+        "conjure",
+        "double team",
+        "heist",
+        "incorporate",
+        "intensity",
+        "perpetually",
+        "seek",
+        "specialize",
+        "starting intensity",
+    }
+)
 # a glossary headword that is also a word of almost every card says nothing of one
-_TOO_COMMON = frozenset({"card", "player", "object", "you", "your", "you, your", "if", "during",
-                         "type", "effect", "ability", "cost", "name", "text box", "permanent card"})
+_TOO_COMMON = frozenset(
+    {
+        "card",
+        "player",
+        "object",
+        "you",
+        "your",
+        "you, your",
+        "if",
+        "during",
+        "type",
+        "effect",
+        "ability",
+        "cost",
+        "name",
+        "text box",
+        "permanent card",
+    }
+)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _PLACEHOLDER = re.compile(r"\s*\[[^\]]*\]")  # "Partner with [name]", "Venture into [Quality]"
 # "The land types are Cave, Desert, ...", "One creature type is two words long: Time Lord."
-_TYPE_LIST = re.compile(r"(?:long:|(?:types are|type is)(?![^.:]*:))\s+(.+?)(?:\.\s+(?=[A-Z])|\.?$)")
+_TYPE_LIST = re.compile(
+    r"(?:long:|(?:types are|type is)(?![^.:]*:))\s+(.+?)(?:\.\s+(?=[A-Z])|\.?$)"
+)
 _SEE_RULE = re.compile(r"\s*\(see rules? ([\d.a-z]+)[^)]*\)")
 _ABILITY_WORDS = re.compile(r"ability words are (.+?)\.?$")
 _FLAVOR = re.compile(r"(?m)^(?:•\s*)?([^—\n(]{2,60}?)\s+[—-]\s")  # "Raid — ", "Golden Rule - "
@@ -111,9 +146,15 @@ class Link(NamedTuple):
         return self.kind == "keyword" and not self.number and name_form(self.name) in DIGITAL_ONLY
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "name": self.name, "number": self.number or None,
-                "title": self.title, "summary": self.summary, "glossary": self.glossary or None,
-                "digital_only": self.digital_only}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "number": self.number or None,
+            "title": self.title,
+            "summary": self.summary,
+            "glossary": self.glossary or None,
+            "digital_only": self.digital_only,
+        }
 
 
 class Term(NamedTuple):
@@ -188,8 +229,10 @@ def save_vocabulary(lib: Library, edition: str) -> Vocabulary:
 
 def _read_vocabulary(lib: Library, edition: str) -> Vocabulary:
     keywords = {
-        name_form(name): ref for name, ref in lib.db.execute(
-            "SELECT name, ref FROM names WHERE edition = ? AND kind = 'rule'", (edition,))
+        name_form(name): ref
+        for name, ref in lib.db.execute(
+            "SELECT name, ref FROM names WHERE edition = ? AND kind = 'rule'", (edition,)
+        )
     }
     entries = list(lib.glossary(edition))
     by_term = {g.term: g for g in entries}
@@ -203,14 +246,18 @@ def _read_vocabulary(lib: Library, edition: str) -> Vocabulary:
         if g.see:  # "Swampwalk: See Landwalk."
             seen = by_term.get(g.see) or by_name.get(name_form(g.see)) or g
         targets = tuple(t for ref in (seen.refs or g.refs) for t in ref.targets)
-        glossary[name] = Term(seen.term, seen.definition, targets, _senses(seen.definition, targets))
+        glossary[name] = Term(
+            seen.term, seen.definition, targets, _senses(seen.definition, targets)
+        )
     ability_rule, ability_words = "", frozenset()
     subtypes: dict[str, tuple[str, bool]] = {}
     subtype_rules: dict[str, str] = {}
     rows = lib.db.execute(
         "SELECT number, text FROM entries WHERE edition = ? AND kind = 'subrule' AND "
         "(text LIKE '%ability words are%' OR text LIKE '%types are%' OR text LIKE '%type is%' "
-        "OR text LIKE '%types. One%')", (edition,))
+        "OR text LIKE '%types. One%')",
+        (edition,),
+    )
     for number, text in rows:
         m = _ABILITY_WORDS.search(text)
         if m and not ability_rule:
@@ -224,11 +271,21 @@ def _read_vocabulary(lib: Library, edition: str) -> Vocabulary:
                 cited = _SEE_RULE.search(item)
                 name = name_form(_SEE_RULE.sub("", item))
                 if name and name not in subtypes:
-                    subtypes[name] = (cited.group(1).rstrip("."), True) if cited else (number, False)
+                    subtypes[name] = (
+                        (cited.group(1).rstrip("."), True) if cited else (number, False)
+                    )
     names = [*keywords, *glossary, *subtypes]
     longest = max((n.count(" ") + 1 for n in names), default=1)
-    return Vocabulary(edition, keywords, glossary, ability_words, ability_rule, subtypes,
-                      subtype_rules, min(longest, MAX_TERM_WORDS))
+    return Vocabulary(
+        edition,
+        keywords,
+        glossary,
+        ability_words,
+        ability_rule,
+        subtypes,
+        subtype_rules,
+        min(longest, MAX_TERM_WORDS),
+    )
 
 
 def _senses(definition: str, targets: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -298,19 +355,25 @@ class CardLookup:
         return self.found.card
 
     def to_dict(self) -> dict:
-        return {**self.found.to_dict(), "edition": self.edition,
-                "card": self.card.to_dict() if self.card else None,
-                "rules": [link.to_dict() for link in self.links]}
+        return {
+            **self.found.to_dict(),
+            "edition": self.edition,
+            "card": self.card.to_dict() if self.card else None,
+            "rules": [link.to_dict() for link in self.links],
+        }
 
 
-def lookup(lib: Library, name: str, edition: str | None = None, lang: str | None = None) -> CardLookup:
+def lookup(
+    lib: Library, name: str, edition: str | None = None, lang: str | None = None
+) -> CardLookup:
     """The card `name` finds (misspelt, partial or a face's name will do) with the rules of
     `edition` (else the newest of `lang`, else English) behind it; several cards that fit as
     well come back as candidates, without rules. `NotFound` (the nearest names) for none."""
     found = lib.cards().find(name)
     if found.how == "none":
-        raise NotFound(_("no card named {name!r}").format(name=found.query),
-                       [c.name for c in found.candidates])
+        raise NotFound(
+            _("no card named {name!r}").format(name=found.query), [c.name for c in found.candidates]
+        )
     if found.card is None:
         return CardLookup(found, None, ())
     edition = lib.edition(edition, lang=lang).id
@@ -328,8 +391,11 @@ def _keywords(card: Card) -> list[str]:
     "Jump" of "Jump-start", "Hexproof" beside "Hexproof from" are one keyword; "Swampwalk"
     comes before the "Landwalk" the card data also lists for it."""
     text = fold(" ".join(f.text for f in card.faces))
-    kept = [k for k in card.keywords
-            if not any(other != k and other.startswith(k) for other in card.keywords)]
+    kept = [
+        k
+        for k in card.keywords
+        if not any(other != k and other.startswith(k) for other in card.keywords)
+    ]
     return sorted(kept, key=lambda k: (text.find(fold(k)) % (len(text) + 1), kept.index(k)))
 
 
@@ -347,7 +413,7 @@ def _keyword(vocab: Vocabulary, keyword: str, card: Card):
         if len(title) > 4 and name.endswith(title) and name != title:
             return "keyword", keyword, number, None
     for subtype in vocab.subtypes:  # "desertwalk": a land type's landwalk
-        rest = name[len(subtype):]
+        rest = name[len(subtype) :]
         if name.startswith(subtype) and len(rest) > 3 and f"land{rest}" in vocab.keywords:
             return "keyword", keyword, vocab.keywords[f"land{rest}"], None
     if name in vocab.ability_words or any(w.startswith(name + " ") for w in vocab.ability_words):
@@ -408,8 +474,12 @@ def _terms(vocab: Vocabulary, text: str, own_names: set[str]):
     i = 0
     while i < len(words):
         for n in range(min(vocab.longest, len(words) - i), 0, -1):
-            verb = _verb(folded[i + n - 1], folded[max(0, i - 2) : i],
-                         folded[i + n] if i + n < len(folded) else "", masked[: words[i][0]])
+            verb = _verb(
+                folded[i + n - 1],
+                folded[max(0, i - 2) : i],
+                folded[i + n] if i + n < len(folded) else "",
+                masked[: words[i][0]],
+            )
             match = _term(vocab, folded[i : i + n], verb)
             if match is not None:
                 number, entry = match
@@ -463,14 +533,17 @@ def _term(vocab: Vocabulary, words: list[str], verb: bool | None = None):
     return None
 
 
-def _link(lib: Library, vocab: Vocabulary, kind: str, name: str, number: str,
-          entry: Term | None) -> Link:
+def _link(
+    lib: Library, vocab: Vocabulary, kind: str, name: str, number: str, entry: Term | None
+) -> Link:
     if kind == "type" and entry is None and vocab.subtype_rules.get(number):
         return Link(kind, name, number, name, vocab.subtype_rules[number])  # "creature types"
     rule = lib.get(vocab.edition, number) if number else None
     if rule is not None and (entry is None or kind in ("keyword", "ability word")):
         title = rule.title or (entry.term if entry else "") or name
-        return Link(kind, name, number, title, gist(lib, vocab.edition, rule), entry.term if entry else "")
+        return Link(
+            kind, name, number, title, gist(lib, vocab.edition, rule), entry.term if entry else ""
+        )
     if entry is not None:
         text, _targets = entry.sense(None)
         definition = _SEE.sub("", text).strip() or text
@@ -487,8 +560,14 @@ def gist(lib: Library, edition: str, rule) -> str:
     entries = [rule] if rule.text and rule.text != rule.title else []
     if not entries or rule.kind in ("rule", "section"):
         entries += lib.subtree(edition, rule.number)[:3]
-    return _lead([s for r in entries if r.text and r.text != r.title
-                  for s in _SENTENCE_END.split(r.text.split("\n")[0])])
+    return _lead(
+        [
+            s
+            for r in entries
+            if r.text and r.text != r.title
+            for s in _SENTENCE_END.split(r.text.split("\n")[0])
+        ]
+    )
 
 
 def first_sentences(text: str) -> str:

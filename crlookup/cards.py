@@ -102,11 +102,14 @@ def build(path: str, cards: Iterable[Card]) -> int:
         db.executemany("INSERT INTO cards VALUES (?,?,?,?,?)", rows)
         db.executemany("INSERT INTO names VALUES (?,?,?)", names)
         db.executemany("INSERT INTO card_text (rowid, name, types, text) VALUES (?,?,?,?)", texts)
-        db.executemany("INSERT INTO meta VALUES (?,?)", [
-            ("count", str(count)),
-            ("keys", "\n".join(sorted(keys))),
-            ("vocabulary", json.dumps(vocabulary, ensure_ascii=False)),
-        ])
+        db.executemany(
+            "INSERT INTO meta VALUES (?,?)",
+            [
+                ("count", str(count)),
+                ("keys", "\n".join(sorted(keys))),
+                ("vocabulary", json.dumps(vocabulary, ensure_ascii=False)),
+            ],
+        )
         db.execute("INSERT INTO card_text (card_text) VALUES ('optimize')")
     db.close()
     return count
@@ -119,8 +122,16 @@ def _dumps(card: Card) -> str:
 
 def _loads(text: str) -> Card:
     name, layout, faces, keywords, identity, melds, alchemy, source = json.loads(text)
-    return Card(name, layout, tuple(Face(*f) for f in faces), tuple(keywords), tuple(identity),
-                melds, alchemy, Source(*source) if source else None)
+    return Card(
+        name,
+        layout,
+        tuple(Face(*f) for f in faces),
+        tuple(keywords),
+        tuple(identity),
+        melds,
+        alchemy,
+        Source(*source) if source else None,
+    )
 
 
 # --------------------------------------------------------------------------- reading
@@ -149,8 +160,11 @@ class Found(NamedTuple):
     candidates: list[Candidate]
 
     def to_dict(self) -> dict:
-        return {"query": self.query, "match": self.how,
-                "candidates": [c.to_dict() for c in self.candidates]}
+        return {
+            "query": self.query,
+            "match": self.how,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
 
 
 class Mention(NamedTuple):
@@ -167,20 +181,80 @@ class Mention(NamedTuple):
 # words after which a name is read as a card's: the card's owner ("my Shock", "his Island"),
 # a subject that plays it ("I Clone", "he Fogs"; for names that are rules words), or playing
 # it (also for names that are rules terms: "cast Vigilance")
-OWNER_CUES = frozenset({
-    "my", "his", "her", "their", "your", "our", "opponents",
-    "мой", "моя", "моё", "мое", "мои", "моего", "моей", "моему", "моим", "его", "её", "ее", "их",
-    "твой", "твоя", "ваш",
-})
+OWNER_CUES = frozenset(
+    {
+        "my",
+        "his",
+        "her",
+        "their",
+        "your",
+        "our",
+        "opponents",
+        "мой",
+        "моя",
+        "моё",
+        "мое",
+        "мои",
+        "моего",
+        "моей",
+        "моему",
+        "моим",
+        "его",
+        "её",
+        "ее",
+        "их",
+        "твой",
+        "твоя",
+        "ваш",
+    }
+)
 SUBJECT_CUES = frozenset({"i", "he", "she", "they", "we", "you", "я", "он", "она", "они"})
-CAST_CUES = frozenset({
-    "cast", "casts", "casting", "play", "plays", "played", "playing", "named", "resolve",
-    "resolves", "кастую", "кастует", "разыгрываю", "разыгрывает", "сыграл", "сыграла",
-})
-_SMALL = frozenset({"of", "the", "to", "a", "an", "and", "in", "on", "for", "from", "with",
-                    "at", "by", "or", "into", "en", "de", "la", "le", "s"})
+CAST_CUES = frozenset(
+    {
+        "cast",
+        "casts",
+        "casting",
+        "play",
+        "plays",
+        "played",
+        "playing",
+        "named",
+        "resolve",
+        "resolves",
+        "кастую",
+        "кастует",
+        "разыгрываю",
+        "разыгрывает",
+        "сыграл",
+        "сыграла",
+    }
+)
+_SMALL = frozenset(
+    {
+        "of",
+        "the",
+        "to",
+        "a",
+        "an",
+        "and",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "at",
+        "by",
+        "or",
+        "into",
+        "en",
+        "de",
+        "la",
+        "le",
+        "s",
+    }
+)
 _TEXT_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_CLAUSE_START = ".?!:;\"“«(—"
+_CLAUSE_START = '.?!:;"“«(—'
 MAX_NAME_WORDS = 8  # longer names are written out whole only by the few who paste them
 _FUZZY_NAME = 90  # rapidfuzz ratio for a misspelt name in text ("Glistner Elf" 96)
 
@@ -195,9 +269,13 @@ class CardHit(NamedTuple):
     score: float
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "type_line": self.type_line, "mana_cost": self.mana_cost,
-                "snippet": self.snippet.replace("\x01", "").replace("\x02", ""),
-                "score": self.score}
+        return {
+            "name": self.name,
+            "type_line": self.type_line,
+            "mana_cost": self.mana_cost,
+            "snippet": self.snippet.replace("\x01", "").replace("\x02", ""),
+            "score": self.score,
+        }
 
 
 class CardResults(NamedTuple):
@@ -214,7 +292,8 @@ def check_name(name: str) -> str:
     name = name.strip()
     if len(name) > MAX_NAME:
         raise CardQueryError(
-            _("a card name of at most {count} characters, please").format(count=MAX_NAME))
+            _("a card name of at most {count} characters, please").format(count=MAX_NAME)
+        )
     if not name_key(name):
         raise CardQueryError(_("expected a card name, found {found!r}").format(found=name))
     return name
@@ -245,8 +324,15 @@ class Cards:
             self._keys = blob.split("\n")
         return self._keys
 
-    def named_in(self, text: str, *, known: Callable[[str], bool], rules: Callable[[str], bool],
-                 term: Callable[[str], bool], fuzzy: bool = True) -> list[Mention]:
+    def named_in(
+        self,
+        text: str,
+        *,
+        known: Callable[[str], bool],
+        rules: Callable[[str], bool],
+        term: Callable[[str], bool],
+        fuzzy: bool = True,
+    ) -> list[Mention]:
         """The cards a text names, longest names first, read as a judge reads them.
 
         `known`: a word the rules or players use ("push", "humility"); `rules`: a word of the
@@ -267,8 +353,11 @@ class Cards:
         """
         words = [(m.start(), m.end(), m.group()) for m in _TEXT_WORD.finditer(text)]
         keys = [name_key(w) for _s, _e, w in words]
-        forms = {(i, n): self._forms(words, keys, i, n) for i in range(len(words))
-                 for n in range(1, min(MAX_NAME_WORDS, len(words) - i) + 1)}
+        forms = {
+            (i, n): self._forms(words, keys, i, n)
+            for i in range(len(words))
+            for n in range(1, min(MAX_NAME_WORDS, len(words) - i) + 1)
+        }
         present = self._present({f for fs in forms.values() for f in fs})
         out: list[Mention] = []
         i = 0
@@ -291,8 +380,9 @@ class Cards:
         for earlier in before:
             for card_id in earlier.cards:
                 name = self.get(card_id).name
-                if key != name_key(name) and key in {name_key(n.partition(", ")[0])
-                                                     for n in (name, *name.split(" // "))}:
+                if key != name_key(name) and key in {
+                    name_key(n.partition(", ")[0]) for n in (name, *name.split(" // "))
+                }:
                     return mention._replace(cards=(card_id,), how="partial")
         return mention
 
@@ -317,7 +407,8 @@ class Cards:
         for at in range(0, len(keys), 500):
             chunk = keys[at : at + 500]
             rows = self.db.execute(
-                f"SELECT DISTINCT key FROM names WHERE key IN ({','.join('?' * len(chunk))})", chunk)
+                f"SELECT DISTINCT key FROM names WHERE key IN ({','.join('?' * len(chunk))})", chunk
+            )
             found |= {r[0] for r in rows}
         return found
 
@@ -331,17 +422,24 @@ class Cards:
                 best = rows[0][1]
                 ids = [c for c, kind, _a in rows if kind == best]
                 paper = [c for c, kind, alchemy in rows if kind == best and not alchemy] or ids
-                if not self._reads_as_name(text, words, keys, i, n, form, best, len(paper),
-                                           known, rules, term):
+                if not self._reads_as_name(
+                    text, words, keys, i, n, form, best, len(paper), known, rules, term
+                ):
                     continue
                 start, end = words[i][0], words[i + n - 1][1]
                 typed = text[start:end]
                 if len(paper) > 1:  # "Rampant Growth" rather than "Rampant, Growth"
                     cards = self._cards(paper)
-                    exact = [c for c in paper if name_key(cards[c].name) == form
-                             and cards[c].name.casefold() == typed.casefold()]
+                    exact = [
+                        c
+                        for c in paper
+                        if name_key(cards[c].name) == form
+                        and cards[c].name.casefold() == typed.casefold()
+                    ]
                     paper = exact or paper
-                return n, Mention(start, end, typed, tuple(paper), ("exact", "face", "partial")[best])
+                return n, Mention(
+                    start, end, typed, tuple(paper), ("exact", "face", "partial")[best]
+                )
         return None
 
     @staticmethod
@@ -371,8 +469,11 @@ class Cards:
         if not words[i][2][:1].isupper() or (not before or before[-1] in _CLAUSE_START):
             return None
         n = 0
-        while i + n < len(words) and n < MAX_NAME_WORDS and (
-                words[i + n][2][:1].isupper() or (keys[i + n] in _SMALL and n)):
+        while (
+            i + n < len(words)
+            and n < MAX_NAME_WORDS
+            and (words[i + n][2][:1].isupper() or (keys[i + n] in _SMALL and n))
+        ):
             n += 1
         while n and keys[i + n - 1] in _SMALL:
             n -= 1
@@ -400,12 +501,15 @@ class Cards:
         """(card id, kind, alchemy) of the cards a name key names, the best kind first."""
         return self.db.execute(
             "SELECT n.card, n.kind, c.alchemy FROM names n JOIN cards c ON c.id = n.card "
-            "WHERE n.key = ? ORDER BY n.kind, c.alchemy, c.name", (key,)).fetchall()
+            "WHERE n.key = ? ORDER BY n.kind, c.alchemy, c.name",
+            (key,),
+        ).fetchall()
 
     def _cards(self, ids: Iterable[int]) -> dict[int, Card]:
         ids = list(dict.fromkeys(ids))
         rows = self.db.execute(
-            f"SELECT id, data FROM cards WHERE id IN ({','.join('?' * len(ids))})", ids)
+            f"SELECT id, data FROM cards WHERE id IN ({','.join('?' * len(ids))})", ids
+        )
         return {i: _loads(d) for i, d in rows}
 
     def get(self, card_id: int) -> Card:
@@ -434,7 +538,8 @@ class Cards:
 
     def _paper(self, ids: list[int]) -> list[int]:
         rows = self.db.execute(
-            f"SELECT id FROM cards WHERE alchemy = 0 AND id IN ({','.join('?' * len(ids))})", ids)
+            f"SELECT id FROM cards WHERE alchemy = 0 AND id IN ({','.join('?' * len(ids))})", ids
+        )
         kept = {r[0] for r in rows}
         return [i for i in ids if i in kept]
 
@@ -443,7 +548,8 @@ class Cards:
         shortest names first: names that begin so (an indexed range), else any such names."""
         rows = self.db.execute(
             "SELECT DISTINCT key FROM names WHERE key >= ? AND key < ? AND kind < ?",
-            (key, key + "\U0010ffff", SHORT)).fetchall()
+            (key, key + "\U0010ffff", SHORT),
+        ).fetchall()
         words = key.split()
         pattern = re.compile(r"(?: .*)? ".join(re.escape(w) + r"\S*" for w in words) + r"(?: .*)?$")
         found = sorted((k for (k,) in rows if pattern.match(k)), key=lambda k: (len(k), k))
@@ -461,7 +567,9 @@ class Cards:
         try:
             rows = self.db.execute(
                 "SELECT c.name FROM card_text t JOIN cards c ON c.id = t.rowid "
-                "WHERE card_text MATCH ? LIMIT 500", (expression,)).fetchall()
+                "WHERE card_text MATCH ? LIMIT 500",
+                (expression,),
+            ).fetchall()
         except sqlite3.OperationalError:
             return []
         pattern = re.compile(r"(?:^|.* )" + r"(?: .*)? ".join(re.escape(w) + r"\S*" for w in words))
@@ -499,18 +607,27 @@ class Cards:
         among all."""
         from rapidfuzz import fuzz, process
 
-        same_start = [k for (k,) in self.db.execute(
-            "SELECT DISTINCT key FROM names WHERE key >= ? AND key < ?",
-            (key[0], chr(ord(key[0]) + 1)))]
-        return (process.extract(key, same_start, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
-                or process.extract(key, self.keys, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff))
+        same_start = [
+            k
+            for (k,) in self.db.execute(
+                "SELECT DISTINCT key FROM names WHERE key >= ? AND key < ?",
+                (key[0], chr(ord(key[0]) + 1)),
+            )
+        ]
+        return process.extract(
+            key, same_start, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+        ) or process.extract(key, self.keys, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
 
     def _candidates(self, ids: list[int], scores: float | dict[int, float]) -> list[Candidate]:
         """The cards as candidates, in the order given, each with its score (or `scores`)."""
         cards = self._cards(ids)
         return [
-            Candidate(cards[i].name, cards[i].faces[0].type_line, cards[i].faces[0].mana_cost,
-                      scores[i] if isinstance(scores, dict) else scores)
+            Candidate(
+                cards[i].name,
+                cards[i].faces[0].type_line,
+                cards[i].faces[0].mana_cost,
+                scores[i] if isinstance(scores, dict) else scores,
+            )
             for i in ids
         ]
 
@@ -551,14 +668,17 @@ class Cards:
                 "snippet(card_text, 2, char(1), char(2), '…', 24), "
                 "bm25(card_text, 0.2, 1.0, 1.0) AS rank "
                 "FROM card_text t JOIN cards c ON c.id = t.rowid WHERE card_text MATCH ? "
-                "ORDER BY c.alchemy, rank LIMIT ?", (expression, limit)).fetchall()
+                "ORDER BY c.alchemy, rank LIMIT ?",
+                (expression, limit),
+            ).fetchall()
         except sqlite3.OperationalError as e:
             raise QueryError(f"cannot search the cards for {expression!r}: {e}") from None
         out = []
         for name, types, data, snippet, rank in rows:
             card = _loads(data)
-            out.append(CardHit(name, types, card.faces[0].mana_cost, snippet or "",
-                               round(-rank, 3)))
+            out.append(
+                CardHit(name, types, card.faces[0].mana_cost, snippet or "", round(-rank, 3))
+            )
         return out
 
     def _correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:

@@ -85,7 +85,9 @@ class Group(Command, click.Group):
                 msg += _("; nearest: {numbers}").format(numbers=", ".join(e.suggestions))
             raise Failure(msg, NOT_FOUND) from None
         except CardsUnavailable as e:  # the card file was missing or unreadable
-            raise Failure(_("no cards in this library: {reason}").format(reason=e), BAD_INPUT) from None
+            raise Failure(
+                _("no cards in this library: {reason}").format(reason=e), BAD_INPUT
+            ) from None
         except CrlookupError as e:  # crlookup.errors: one line, and its exit code
             raise Failure(str(e), e.exit_code) from None
         except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
@@ -95,7 +97,9 @@ class Group(Command, click.Group):
 
 
 def json_option(f):
-    return click.option("--json", "as_json", is_flag=True, help=N_("Print JSON for scripts and bots."))(f)
+    return click.option(
+        "--json", "as_json", is_flag=True, help=N_("Print JSON for scripts and bots.")
+    )(f)
 
 
 def pager_option(f):
@@ -130,7 +134,9 @@ class _BuildProgress:
         self.built = True
         if self.plain:
             if done == 0:
-                click.echo(_("crlookup: building the library (first use or sources changed)"), err=True)
+                click.echo(
+                    _("crlookup: building the library (first use or sources changed)"), err=True
+                )
             return
         if self.bar is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -138,8 +144,12 @@ class _BuildProgress:
             from crlookup import render
 
             self.bar = Progress(
-                TextColumn(_("building the library")), BarColumn(), TextColumn("{task.description}"),
-                TimeElapsedColumn(), console=render.console(stderr=True), transient=True,
+                TextColumn(_("building the library")),
+                BarColumn(),
+                TextColumn("{task.description}"),
+                TimeElapsedColumn(),
+                console=render.console(stderr=True),
+                transient=True,
             )
             self.bar.start()
             self.task = self.bar.add_task(label, total=total)
@@ -159,15 +169,21 @@ def open_library(as_json: bool = False):
             progress.bar.stop()
     error = (lib.meta("cards") or {}).get("error") if progress.built else None
     if error:
-        click.echo(_("crlookup: warning: no cards in this library: {reason}").format(
-            reason=error), err=True)
+        click.echo(
+            _("crlookup: warning: no cards in this library: {reason}").format(reason=error),
+            err=True,
+        )
     if lib.pending and not as_json:
-        click.echo(ngettext(
-            "crlookup: {count} older edition is being added in the background "
-            "(history and diff reach back to {date} until then)",
-            "crlookup: {count} older editions are being added in the background "
-            "(history and diff reach back to {date} until then)", lib.pending).format(
-            count=lib.pending, date=min(e.date for e in lib.editions()).isoformat()), err=True)
+        click.echo(
+            ngettext(
+                "crlookup: {count} older edition is being added in the background "
+                "(history and diff reach back to {date} until then)",
+                "crlookup: {count} older editions are being added in the background "
+                "(history and diff reach back to {date} until then)",
+                lib.pending,
+            ).format(count=lib.pending, date=min(e.date for e in lib.editions()).isoformat()),
+            err=True,
+        )
     return lib
 
 
@@ -182,7 +198,9 @@ def cli():
 
 @cli.command()
 @click.option(
-    "--unresolved", "unresolved_in", metavar="ID",
+    "--unresolved",
+    "unresolved_in",
+    metavar="ID",
     help=N_("List the cross-references of edition ID that name no entry of it."),
 )
 @json_option
@@ -196,15 +214,19 @@ def editions(unresolved_in: str | None, as_json: bool):
         edition = lib.edition(unresolved_in).id
         found = lib.unresolved(edition)
         if as_json:
-            emit_json([
-                {"edition": edition, "in": where, "ref": ref.label, "text": ref.text}
-                for where, ref in found
-            ])
+            emit_json(
+                [
+                    {"edition": edition, "in": where, "ref": ref.label, "text": ref.text}
+                    for where, ref in found
+                ]
+            )
             return
         click.echo(
-            ngettext("{count} unresolved reference in {edition}",
-                     "{count} unresolved references in {edition}", len(found)).format(
-                count=len(found), edition=edition)
+            ngettext(
+                "{count} unresolved reference in {edition}",
+                "{count} unresolved references in {edition}",
+                len(found),
+            ).format(count=len(found), edition=edition)
         )
         for where, ref in found:
             click.echo(f"  {where.replace('glossary:', 'glossary ')}: {ref.label}")
@@ -220,13 +242,30 @@ def editions(unresolved_in: str | None, as_json: bool):
 
 @cli.command()
 @click.argument("number")
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition id, e.g. en-2019-01-25 (default: newest English)."))
-@click.option("--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru or pl."))
-@click.option("--parallel", metavar="L1,L2", help=N_("Show the rule in two languages side by side, e.g. en,ru."))
+@click.option(
+    "--edition",
+    "edition_id",
+    metavar="ID",
+    help=N_("Edition id, e.g. en-2019-01-25 (default: newest English)."),
+)
+@click.option(
+    "--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru or pl.")
+)
+@click.option(
+    "--parallel",
+    metavar="L1,L2",
+    help=N_("Show the rule in two languages side by side, e.g. en,ru."),
+)
 @json_option
 @pager_option
-def rule(number: str, edition_id: str | None, lang: str | None, parallel: str | None,
-         as_json: bool, pager: bool):
+def rule(
+    number: str,
+    edition_id: str | None,
+    lang: str | None,
+    parallel: str | None,
+    as_json: bool,
+    pager: bool,
+):
     """Show a rule with its subrules, examples and citations.
 
     NUMBER is a section (702), a rule (702.19) or a subrule (702.19b); a trailing period
@@ -244,8 +283,9 @@ def rule(number: str, edition_id: str | None, lang: str | None, parallel: str | 
     from crlookup import render
 
     terms = render.GlossaryTerms(lib.headwords(found.edition))
-    view = render.RuleView(found.edition, found.rule, list(found.below), cited_by=list(found.cited_by),
-                           terms=terms)
+    view = render.RuleView(
+        found.edition, found.rule, list(found.below), cited_by=list(found.cited_by), terms=terms
+    )
     if found.twins:
         view = render.group(view, *[render.TwinView(found.edition, r, terms) for r in found.twins])
     show(view, pager)
@@ -256,7 +296,9 @@ def _parallel(number, edition_id, parallel, as_json, pager):
     langs = [x.strip() for x in parallel.split(",") if x.strip()]
     if len(langs) != 2 or langs[0] == langs[1]:
         raise Failure(
-            _("--parallel: expected two languages such as en,ru, found {found!r}").format(found=parallel),
+            _("--parallel: expected two languages such as en,ru, found {found!r}").format(
+                found=parallel
+            ),
             BAD_INPUT,
         )
     result = open_library(as_json).parallel(number, (langs[0], langs[1]), edition_id)
@@ -272,14 +314,27 @@ def _parallel(number, edition_id, parallel, as_json, pager):
 @click.argument("words", nargs=-1, required=True)
 @click.option("--edition", "edition_id", metavar="ID", help=N_("Search this edition only."))
 @click.option("--all-editions", is_flag=True, help=N_("Search every edition of the language."))
-@click.option("--lang", metavar="L", help=N_("Language: en, ru or pl (default: from the query's script)."))
-@click.option("--section", metavar="NUMBER", help=N_("Only entries at or below this number, e.g. 702."))
+@click.option(
+    "--lang", metavar="L", help=N_("Language: en, ru or pl (default: from the query's script).")
+)
+@click.option(
+    "--section", metavar="NUMBER", help=N_("Only entries at or below this number, e.g. 702.")
+)
 @click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
-@click.option("--parallel", "other_lang", metavar="L", help=N_("Add each hit's counterpart in language L."))
-@click.option("--cards", "in_cards", is_flag=True, help=N_("Search the cards (names, types, Oracle text) instead of the rules."))
+@click.option(
+    "--parallel", "other_lang", metavar="L", help=N_("Add each hit's counterpart in language L.")
+)
+@click.option(
+    "--cards",
+    "in_cards",
+    is_flag=True,
+    help=N_("Search the cards (names, types, Oracle text) instead of the rules."),
+)
 @json_option
 @pager_option
-def search(words, edition_id, all_editions, lang, section, limit, other_lang, in_cards, as_json, pager):
+def search(
+    words, edition_id, all_editions, lang, section, limit, other_lang, in_cards, as_json, pager
+):
     """Search rules, examples and glossary entries; misspellings are corrected.
 
     Phrases in quotes, AND, OR, NOT and a rule number (a filter) work as usual. By default
@@ -293,16 +348,32 @@ def search(words, edition_id, all_editions, lang, section, limit, other_lang, in
     if not query:
         raise Failure(_("search: expected words to search for"), BAD_INPUT)
     if in_cards:
-        given = [name for name, value in (("--edition", edition_id), ("--all-editions", all_editions),
-                                          ("--lang", lang), ("--section", section),
-                                          ("--parallel", other_lang)) if value]
+        given = [
+            name
+            for name, value in (
+                ("--edition", edition_id),
+                ("--all-editions", all_editions),
+                ("--lang", lang),
+                ("--section", section),
+                ("--parallel", other_lang),
+            )
+            if value
+        ]
         if given:
-            raise Failure(_("--cards cannot be combined with {options}").format(
-                options=", ".join(given)), BAD_INPUT)
+            raise Failure(
+                _("--cards cannot be combined with {options}").format(options=", ".join(given)),
+                BAD_INPUT,
+            )
         return _search_cards(query, limit, as_json, pager)
     found = open_library(as_json).search(
-        query, edition=edition_id, all_editions=all_editions, lang=lang, section=section,
-        limit=limit, parallel=other_lang)
+        query,
+        edition=edition_id,
+        all_editions=all_editions,
+        lang=lang,
+        section=section,
+        limit=limit,
+        parallel=other_lang,
+    )
     if as_json:
         emit_json(found.to_dict())
     else:
@@ -317,11 +388,15 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
     """`search --cards`: cards whose name, type line or Oracle text has the words."""
     found = open_library(as_json).cards().search(query, limit=limit)
     if as_json:
-        emit_json({
-            "query": query, "searched": found.query,
-            "corrections": [list(c) for c in found.corrections], "relaxed": found.relaxed,
-            "hits": [h.to_dict() for h in found.hits],
-        })
+        emit_json(
+            {
+                "query": query,
+                "searched": found.query,
+                "corrections": [list(c) for c in found.corrections],
+                "relaxed": found.relaxed,
+                "hits": [h.to_dict() for h in found.hits],
+            }
+        )
     else:
         from crlookup import render
 
@@ -338,7 +413,11 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
 @click.option("--edition", "edition_id", metavar="ID", help=N_("Answer from this edition."))
-@click.option("--lang", metavar="L", help=N_("Language of the rules shown: en or ru (default: the question's)."))
+@click.option(
+    "--lang",
+    metavar="L",
+    help=N_("Language of the rules shown: en or ru (default: the question's)."),
+)
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
 @json_option
 @pager_option
@@ -357,8 +436,13 @@ def ask(words, edition_id, lang, limit, as_json, pager):
     lib = open_library(as_json)
     embedding = _BuildProgress(plain=as_json)  # an edition not shipped is embedded once
     try:
-        asked = lib.ask(question, edition=edition_id, lang=lang, limit=limit,
-                        progress=lambda done, total: embedding(done, total, _("embedding the rules")))
+        asked = lib.ask(
+            question,
+            edition=edition_id,
+            lang=lang,
+            limit=limit,
+            progress=lambda done, total: embedding(done, total, _("embedding the rules")),
+        )
     except QuestionError as e:
         raise Failure(f"ask: {e}", BAD_INPUT) from None
     finally:
@@ -371,12 +455,19 @@ def ask(words, edition_id, lang, limit, as_json, pager):
 
         show(render.AnswersView(asked), pager)
     if not asked.answers:
-        raise Failure(_("no rule matches the question {question!r}").format(question=question), NOT_FOUND)
+        raise Failure(
+            _("no rule matches the question {question!r}").format(question=question), NOT_FOUND
+        )
 
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Link to this edition's rules (default: newest English)."))
+@click.option(
+    "--edition",
+    "edition_id",
+    metavar="ID",
+    help=N_("Link to this edition's rules (default: newest English)."),
+)
 @click.option("--lang", metavar="L", help=N_("Link to the newest edition in language L, e.g. ru."))
 @json_option
 @pager_option
@@ -403,13 +494,17 @@ def card(words, edition_id, lang, as_json, pager):
         return
     note = ""
     if found.found.how in ("fuzzy", "partial"):
-        note = _("showing {name} for {query!r}").format(name=found.card.name, query=found.found.query)
+        note = _("showing {name} for {query!r}").format(
+            name=found.card.name, query=found.found.query
+        )
     show(render.CardView(found.card, list(found.links), found.edition, note=note), pager)
 
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--lang", metavar="L", help=N_("Glossary language (default: from the term's script)."))
+@click.option(
+    "--lang", metavar="L", help=N_("Glossary language (default: from the term's script).")
+)
 @click.option("--edition", "edition_id", metavar="ID", help=N_("Edition whose glossary to use."))
 @json_option
 @pager_option
@@ -434,9 +529,16 @@ def define(words, lang, edition_id, as_json, pager):
 
 @cli.command()
 @click.argument("number")
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition id (default: newest English)."))
-@click.option("--depth", type=click.IntRange(1, 5), default=1, show_default=True,
-              help=N_("Follow citations this many steps."))
+@click.option(
+    "--edition", "edition_id", metavar="ID", help=N_("Edition id (default: newest English).")
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(1, 5),
+    default=1,
+    show_default=True,
+    help=N_("Follow citations this many steps."),
+)
 @json_option
 @pager_option
 def refs(number, edition_id, depth, as_json, pager):
@@ -458,7 +560,9 @@ def refs(number, edition_id, depth, as_json, pager):
 @cli.command()
 @click.argument("old_id", metavar="OLD")
 @click.argument("new_id", metavar="NEW")
-@click.option("--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702."))
+@click.option(
+    "--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702.")
+)
 @click.option("--summary", is_flag=True, help=N_("Counts per kind of change and per section."))
 @json_option
 @pager_option
@@ -488,8 +592,15 @@ def diff(old_id, new_id, section, summary, as_json, pager):
 
 @cli.command()
 @click.argument("number")
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition the NUMBER is in (default: newest English)."))
-@click.option("--all", "every", is_flag=True, help=N_("List every edition, the unchanged ones too."))
+@click.option(
+    "--edition",
+    "edition_id",
+    metavar="ID",
+    help=N_("Edition the NUMBER is in (default: newest English)."),
+)
+@click.option(
+    "--all", "every", is_flag=True, help=N_("List every edition, the unchanged ones too.")
+)
 @json_option
 @pager_option
 def history(number, edition_id, every, as_json, pager):
@@ -526,11 +637,14 @@ def browse(words):
     if len(query) > 500:
         raise Failure(_("browse: a query of at most 500 characters, please"), BAD_INPUT)
     if any(ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in query):
-        raise Failure(_("browse: a query without control characters or undecodable bytes, please"),
-                      BAD_INPUT)
+        raise Failure(
+            _("browse: a query without control characters or undecodable bytes, please"), BAD_INPUT
+        )
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise Failure(_("browse: needs a terminal; scripts can use rule, search or ask with --json"),
-                      BAD_INPUT)
+        raise Failure(
+            _("browse: needs a terminal; scripts can use rule, search or ask with --json"),
+            BAD_INPUT,
+        )
     lib = open_library()
     from crlookup import browse as browser
 
@@ -539,7 +653,12 @@ def browse(words):
 
 @cli.command()
 @click.argument("edition_id", metavar="EDITION")
-@click.option("--json", "as_json", is_flag=True, help=N_("Accepted for symmetry: export always writes JSON Lines."))
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help=N_("Accepted for symmetry: export always writes JSON Lines."),
+)
 def export(edition_id: str, as_json: bool):
     """Write every entry of an edition as JSON Lines: rules, then the glossary.
 
@@ -554,9 +673,15 @@ def export(edition_id: str, as_json: bool):
 
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--id", "edition_id", metavar="ID", help=N_("Edition id (default: <lang>-<effective date>)."))
-@click.option("--lang", metavar="L", help=N_("Language code of the edition (default: from the source)."))
-@click.option("--date", metavar="YYYY-MM-DD", help=N_("Effective date, if the file does not state it."))
+@click.option(
+    "--id", "edition_id", metavar="ID", help=N_("Edition id (default: <lang>-<effective date>).")
+)
+@click.option(
+    "--lang", metavar="L", help=N_("Language code of the edition (default: from the source).")
+)
+@click.option(
+    "--date", metavar="YYYY-MM-DD", help=N_("Effective date, if the file does not state it.")
+)
 @json_option
 def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None, as_json: bool):
     """Add your own edition file (e.g. a new MagicCompRules.txt) to your library.
@@ -580,16 +705,26 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
     for e in added:
         c = e.counts
         click.echo(
-            _("added {edition}: {sections} sections, {rules} rules, {subrules} subrules, "
-              "{glossary} glossary terms").format(
-                edition=e.id, sections=c["sections"], rules=c["rules"], subrules=c["subrules"],
-                glossary=c["glossary"])
+            _(
+                "added {edition}: {sections} sections, {rules} rules, {subrules} subrules, "
+                "{glossary} glossary terms"
+            ).format(
+                edition=e.id,
+                sections=c["sections"],
+                rules=c["rules"],
+                subrules=c["subrules"],
+                glossary=c["glossary"],
+            )
         )
 
 
 @cli.command()
-@click.option("--from", "source", metavar="URL|FILE",
-              help=N_("Take the rules text from this URL or file instead of Wizards' rules page."))
+@click.option(
+    "--from",
+    "source",
+    metavar="URL|FILE",
+    help=N_("Take the rules text from this URL or file instead of Wizards' rules page."),
+)
 @json_option
 def update(source: str | None, as_json: bool):
     """Download the current Comprehensive Rules from Wizards and add them if they are new.
@@ -614,12 +749,19 @@ def update(source: str | None, as_json: bool):
     elif done.previous is None:
         click.echo(_("added {edition}").format(edition=done.edition))
     else:
-        click.echo(ngettext(
-            "{edition}: {added} rule added, {changed} changed, {removed} removed (against {previous})",
-            "{edition}: {added} rules added, {changed} changed, {removed} removed (against {previous})",
-            done.rules_added,
-        ).format(edition=done.edition, added=done.rules_added, changed=done.rules_changed,
-                 removed=done.rules_removed, previous=done.previous))
+        click.echo(
+            ngettext(
+                "{edition}: {added} rule added, {changed} changed, {removed} removed (against {previous})",
+                "{edition}: {added} rules added, {changed} changed, {removed} removed (against {previous})",
+                done.rules_added,
+            ).format(
+                edition=done.edition,
+                added=done.rules_added,
+                changed=done.rules_changed,
+                removed=done.rules_removed,
+                previous=done.previous,
+            )
+        )
 
 
 def main() -> None:

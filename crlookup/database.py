@@ -34,8 +34,15 @@ def kept(library_path: str, folder: str, name: str):
     try:
         with open(os.path.join(library_path, folder, name + ".pickle"), "rb") as f:
             return pickle.load(f)
-    except (OSError, EOFError, ValueError, pickle.UnpicklingError, AttributeError, TypeError,
-            ImportError):
+    except (
+        OSError,
+        EOFError,
+        ValueError,
+        pickle.UnpicklingError,
+        AttributeError,
+        TypeError,
+        ImportError,
+    ):
         return None
 
 

@@ -54,7 +54,9 @@ class Definitions:
         }
 
 
-def lookup(lib: Library, term: str, lang: str | None = None, edition: str | None = None) -> Definitions:
+def lookup(
+    lib: Library, term: str, lang: str | None = None, edition: str | None = None
+) -> Definitions:
     """`term` in the glossary of `edition`, else of the newest edition of `lang` (by default
     the term's language, from its script) that has one; a translation's glossary is also
     searched through the English names of its terms. `NotFound` if nothing fits."""
@@ -68,7 +70,9 @@ def lookup(lib: Library, term: str, lang: str | None = None, edition: str | None
         found = define_through_english(lib, edition, term)
     if not found:
         raise NotFound(
-            _("no glossary term or keyword {term!r} in {edition}").format(term=term, edition=edition)
+            _("no glossary term or keyword {term!r} in {edition}").format(
+                term=term, edition=edition
+            )
         )
     return Definitions(term, edition, tuple(found))
 
@@ -123,7 +127,9 @@ def define_through_english(lib: Library, edition: str, term: str) -> list[Defini
     for d in define(lib, english, term):
         if d.rule is None:
             continue
-        found = bilingual.counterpart_edition(lib, english, d.rule.number, lib.edition(edition).lang)
+        found = bilingual.counterpart_edition(
+            lib, english, d.rule.number, lib.edition(edition).lang
+        )
         if found and found[0] == edition:
             rule = lib.get(edition, found[1])
             if rule is not None:

@@ -102,7 +102,9 @@ def counts(edition: Edition) -> dict:
 
 
 def refs_json(refs: tuple[Reference, ...]) -> str:
-    return json.dumps([[r.text, r.first, r.last, list(r.targets)] for r in refs], ensure_ascii=False)
+    return json.dumps(
+        [[r.text, r.first, r.last, list(r.targets)] for r in refs], ensure_ascii=False
+    )
 
 
 def _json(items) -> str:
@@ -131,7 +133,9 @@ def write_meta(db_path, key: str, value) -> None:
     db.close()
 
 
-def _content(db: sqlite3.Connection, table: str, parts: tuple, serialize, known: dict) -> tuple[int, bool]:
+def _content(
+    db: sqlite3.Connection, table: str, parts: tuple, serialize, known: dict
+) -> tuple[int, bool]:
     """The id of a text (stored once per content), and whether it is new to the library."""
     key = (table, parts)
     if key in known:
@@ -153,16 +157,36 @@ def _rule_row(title, text, examples, refs, cards, translations) -> tuple:
 
 
 def _gloss_row(term, definition, headwords, see, obsolete, english, unofficial, refs, translations):
-    return (term, definition, _json(headwords), see, int(obsolete), english, int(unofficial),
-            refs_json(refs), _json(translations))
+    return (
+        term,
+        definition,
+        _json(headwords),
+        see,
+        int(obsolete),
+        english,
+        int(unofficial),
+        refs_json(refs),
+        _json(translations),
+    )
 
 
 def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: dict) -> None:
     db.execute(
         "INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        (e.id, seq, e.lang, e.date.isoformat(), e.title, e.source, int(e.partial),
-         json.dumps(counts(e)), json.dumps(list(e.notes), ensure_ascii=False),
-         source.get("format", ""), source.get("origin", ""), source.get("unit", "")),
+        (
+            e.id,
+            seq,
+            e.lang,
+            e.date.isoformat(),
+            e.title,
+            e.source,
+            int(e.partial),
+            json.dumps(counts(e)),
+            json.dumps(list(e.notes), ensure_ascii=False),
+            source.get("format", ""),
+            source.get("origin", ""),
+            source.get("unit", ""),
+        ),
     )
     twins: dict[str, int] = {}
     entry_rows, cite_rows = [], []
@@ -170,23 +194,47 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
         twin = twins.get(r.number, 0)
         twins[r.number] = twin + 1
         content, new = _content(
-            db, "texts", (r.title, r.text, r.examples, r.refs, r.cards, r.translations),
-            _rule_row, known,
+            db,
+            "texts",
+            (r.title, r.text, r.examples, r.refs, r.cards, r.translations),
+            _rule_row,
+            known,
         )
         if new:
             cite_rows += [(content, t, sort_string(t)) for ref in r.refs for t in ref.targets]
-        entry_rows.append((
-            e.id, r.number, twin, i, sort_string(r.number), r.kind, content,
-            None if r.source.file == e.source else r.source.file, r.source.line,
-        ))
+        entry_rows.append(
+            (
+                e.id,
+                r.number,
+                twin,
+                i,
+                sort_string(r.number),
+                r.kind,
+                content,
+                None if r.source.file == e.source else r.source.file,
+                r.source.line,
+            )
+        )
     db.executemany("INSERT INTO entry VALUES (?,?,?,?,?,?,?,?,?)", entry_rows)
     db.executemany("INSERT OR IGNORE INTO cites VALUES (?,?,?)", cite_rows)
     gloss_rows, gloss_cites = [], []
     for i, g in enumerate(e.glossary):
         content, new = _content(
-            db, "gloss_texts", (g.term, g.definition, g.headwords, g.see, g.obsolete, g.english,
-                                g.unofficial, g.refs, g.translations),
-            _gloss_row, known,
+            db,
+            "gloss_texts",
+            (
+                g.term,
+                g.definition,
+                g.headwords,
+                g.see,
+                g.obsolete,
+                g.english,
+                g.unofficial,
+                g.refs,
+                g.translations,
+            ),
+            _gloss_row,
+            known,
         )
         if new:
             gloss_cites += [(content, t, sort_string(t)) for ref in g.refs for t in ref.targets]

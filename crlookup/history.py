@@ -23,7 +23,9 @@ class Step(NamedTuple):
     words_removed: int = 0
     refs_only: bool = False
     typography: bool = False
-    diff: tuple[tuple[str, str], ...] = ()  # where its words changed: (op, words) runs (align.word_diff)
+    diff: tuple[
+        tuple[str, str], ...
+    ] = ()  # where its words changed: (op, words) runs (align.word_diff)
     date: str = ""  # the edition's effective date (ISO)
     main: bool = True  # on the main line of its language (not a partial edition or a conversion)
 
@@ -34,12 +36,19 @@ class Step(NamedTuple):
 
     def to_dict(self) -> dict:
         return {
-            "edition": self.edition, "date": self.date, "number": self.number,
+            "edition": self.edition,
+            "date": self.date,
+            "number": self.number,
             "change": self.change,
-            "previous": {"edition": self.previous[0], "number": self.previous[1]} if self.previous else None,
-            "words_added": self.words_added, "words_removed": self.words_removed,
-            "refs_only": self.refs_only, "typography": self.typography,
-            "diff": [list(op) for op in self.diff] or None, "main": self.main,
+            "previous": {"edition": self.previous[0], "number": self.previous[1]}
+            if self.previous
+            else None,
+            "words_added": self.words_added,
+            "words_removed": self.words_removed,
+            "refs_only": self.refs_only,
+            "typography": self.typography,
+            "diff": [list(op) for op in self.diff] or None,
+            "main": self.main,
         }
 
     @property
@@ -81,7 +90,9 @@ class Links:
         """The older edition the entry is aligned with, and how; None where it is not."""
         for old in self.back.get(edition, ()):
             found = self._rows(old, edition, "new", number)
-            return old, found[0] if found else Match("unchanged", number, number, 100.0, 0, 0, False)
+            return old, found[0] if found else Match(
+                "unchanged", number, number, 100.0, 0, 0, False
+            )
         return None
 
     def following(self, edition: str, number: str) -> list[tuple[str, Match]]:
@@ -120,8 +131,11 @@ class History:
     steps: tuple[Step, ...]
 
     def to_dict(self) -> dict:
-        return {"edition": self.edition, "number": self.rule.number,
-                "steps": [s.to_dict() for s in self.steps]}
+        return {
+            "edition": self.edition,
+            "number": self.rule.number,
+            "steps": [s.to_dict() for s in self.steps],
+        }
 
 
 def history(lib: Library, number: str, edition: str | None = None) -> History:
@@ -134,10 +148,14 @@ def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     """The rule's number and change in each edition of its language, in the order the
     editions took effect."""
     infos = {e.id: e for e in lib.editions()}
-    steps = _headings(lib, edition, number) if "." not in number else _rule_steps(lib, edition, number)
+    steps = (
+        _headings(lib, edition, number) if "." not in number else _rule_steps(lib, edition, number)
+    )
     line = _main_line(infos)
     return [
-        s._replace(diff=_diff(lib, s), date=infos[s.edition].date.isoformat(), main=s.edition in line)
+        s._replace(
+            diff=_diff(lib, s), date=infos[s.edition].date.isoformat(), main=s.edition in line
+        )
         for s in steps
     ]
 
@@ -156,8 +174,16 @@ def _rule_steps(lib: Library, edition: str, number: str) -> list[Step]:
             continue
         prev_ed, m = link
         steps.append(
-            Step(ed, num, m.kind, (prev_ed, m.old) if m.old else None, m.words_added,
-                 m.words_removed, m.refs_only, m.typography)
+            Step(
+                ed,
+                num,
+                m.kind,
+                (prev_ed, m.old) if m.old else None,
+                m.words_added,
+                m.words_removed,
+                m.refs_only,
+                m.typography,
+            )
         )
     # where it disappears: a link out of the last edition it is in that leads nowhere
     last = steps[-1]
@@ -171,8 +197,11 @@ def _main_line(infos: dict) -> set[str]:
     """The editions on the main lines (crlookup.align.main_line); the others hang off them."""
     from crlookup.align import main_line
 
-    return {e.id for lang in {e.lang for e in infos.values()}
-            for e in main_line(list(infos.values()), lang)}
+    return {
+        e.id
+        for lang in {e.lang for e in infos.values()}
+        for e in main_line(list(infos.values()), lang)
+    }
 
 
 def _diff(lib: Library, step: Step) -> tuple[tuple[str, str], ...]:
@@ -210,6 +239,10 @@ def _headings(lib: Library, edition: str, number: str) -> list[Step]:
             steps.append(Step(e.id, number, "added", None))
         else:
             before = lib.get(*previous)
-            steps.append(Step(e.id, number, "unchanged" if before.title == here.title else "changed", previous))
+            steps.append(
+                Step(
+                    e.id, number, "unchanged" if before.title == here.title else "changed", previous
+                )
+            )
         previous = (e.id, number)
     return steps

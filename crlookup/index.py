@@ -163,7 +163,13 @@ def add(directory: str, editions, progress=None) -> int:
                 key = hashlib.sha1(f"{kind}\x00{number}\x00{title}\x00{body}".encode()).hexdigest()
                 own.append(key)
                 if key not in keys and key not in new:
-                    new[key] = {"key": key, "kind": kind, "number": number, "title": title, "body": body}
+                    new[key] = {
+                        "key": key,
+                        "kind": kind,
+                        "number": number,
+                        "title": title,
+                        "body": body,
+                    }
         work[lang] = (folder, keys, members, new, joined)
     total = sum(len(w[3]) for w in work.values())
     for lang, (folder, keys, members, new, joined) in work.items():
@@ -329,7 +335,8 @@ class Index:
             word = m.group(0)
             folded = fold(word)
             wildcard = (m.end() < len(query) and query[m.end()] in "*?") or (
-                m.start() > 0 and query[m.start() - 1] in "*?")
+                m.start() > 0 and query[m.start() - 1] in "*?"
+            )
             if word in _OPERATORS or len(folded) < 4 or wildcard or known(word):
                 return word
             vocab = self.vocabulary
@@ -546,8 +553,11 @@ class Search:
             "widened": self.widened,
             "hits": [
                 {
-                    "edition": h.edition, "editions": list(h.editions), "number": h.number or None,
-                    "kind": h.kind, "title": h.title,
+                    "edition": h.edition,
+                    "editions": list(h.editions),
+                    "number": h.number or None,
+                    "kind": h.kind,
+                    "title": h.title,
                     "snippet": snippet.replace("\x01", "").replace("\x02", ""),
                     "score": h.score,
                     **({"parallel": self.counterparts.get(i)} if self.parallel else {}),
@@ -557,9 +567,17 @@ class Search:
         }
 
 
-def search(lib: Library, query: str, *, edition: str | None = None, all_editions: bool = False,
-           lang: str | None = None, section: str | None = None, limit: int = 10,
-           parallel: str | None = None) -> Search:
+def search(
+    lib: Library,
+    query: str,
+    *,
+    edition: str | None = None,
+    all_editions: bool = False,
+    lang: str | None = None,
+    section: str | None = None,
+    limit: int = 10,
+    parallel: str | None = None,
+) -> Search:
     """Search the rules, examples and glossary entries of `edition`, or of every edition of the
     language (`all_editions`), or else of the newest edition of `lang` (by default the query's
     language, from its script; if that edition has nothing, the older ones). `section` keeps
@@ -568,8 +586,11 @@ def search(lib: Library, query: str, *, edition: str | None = None, all_editions
     if edition:
         info = lib.edition(edition)
         if lang and lang != info.lang:
-            raise BadInput(_("--lang {lang} does not match edition {edition} ({edition_lang})").format(
-                lang=lang, edition=info.id, edition_lang=info.lang))
+            raise BadInput(
+                _("--lang {lang} does not match edition {edition} ({edition_lang})").format(
+                    lang=lang, edition=info.id, edition_lang=info.lang
+                )
+            )
         lang, scope = info.lang, (info.id,)
     else:
         lang = lang or detect_lang(query)
@@ -585,8 +606,9 @@ def search(lib: Library, query: str, *, edition: str | None = None, all_editions
         from crlookup.bilingual import counterparts
 
         twins = counterparts(lib, found.hits, lang, parallel)
-    return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits), widened,
-                  parallel, twins)
+    return Search(
+        query, lang, found, tuple(ix.snippet(h) for h in found.hits), widened, parallel, twins
+    )
 
 
 def _at_or_below(number: str):

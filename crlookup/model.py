@@ -51,7 +51,7 @@ class Reference(NamedTuple):
             return self.first
         common = rule_of(self.first)
         if self.last.startswith(common) and self.last[len(common) :].isalpha():
-            return f"{self.first}–{self.last[len(common):]}"
+            return f"{self.first}–{self.last[len(common) :]}"
         return f"{self.first}–{self.last}"
 
 
@@ -71,7 +71,9 @@ class Rule(NamedTuple):
     examples: tuple[str, ...] = ()
     refs: tuple[Reference, ...] = ()
     cards: tuple[str, ...] = ()  # card names mentioned in the text (where the source marks them)
-    translations: tuple[tuple[str, str], ...] = ()  # (lang, name) for titles other editions translate
+    translations: tuple[
+        tuple[str, str], ...
+    ] = ()  # (lang, name) for titles other editions translate
 
     def to_dict(self, edition: str) -> dict:
         """The JSON form shared by `export`, `rule --json` and the other commands."""
@@ -142,7 +144,7 @@ class Edition(NamedTuple):
 
     @property
     def id(self) -> str:
-        """"<lang>-<effective date>", unless the user gave another id."""
+        """ "<lang>-<effective date>", unless the user gave another id."""
         return self.given_id or edition_id(self.lang, self.date)
 
 

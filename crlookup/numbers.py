@@ -23,9 +23,7 @@ LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
 #: Cyrillic letters that look like Latin lowercase letters; the Russian translation writes some
 #: subrule letters with them ("105.2с" with a Cyrillic "с" is 105.2c).
-HOMOGLYPHS = str.maketrans(
-    "асеорхукіјѕһԁԛԝАСЕОРХУКІЈЅҺ", "aceopxykijshdqwACEOPXYKIJSH"
-)
+HOMOGLYPHS = str.maketrans("асеорхукіјѕһԁԛԝАСЕОРХУКІЈЅҺ", "aceopxykijshdqwACEOPXYKIJSH")
 
 _NUMBER = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]*))?$")
 #: A section, rule or subrule number written in running text ("See rule 702.19b.", "702").
@@ -190,4 +188,6 @@ def ref_label(label: str) -> str:
     """A cited number as the CR writes it: chapter numbers are "section N"."""
     from crlookup.i18n import _
 
-    return _("section {number}").format(number=label) if label.isdigit() and len(label) == 1 else label
+    return (
+        _("section {number}").format(number=label) if label.isdigit() and len(label) == 1 else label
+    )

@@ -191,9 +191,16 @@ class Library:
             rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, partial, id")
             self._editions = [
                 EditionInfo(
-                    r["id"], r["lang"], date.fromisoformat(r["date"]), r["title"], r["source"],
-                    bool(r["partial"]), json.loads(r["counts"]), tuple(json.loads(r["notes"])),
-                    r["format"], r["origin"],
+                    r["id"],
+                    r["lang"],
+                    date.fromisoformat(r["date"]),
+                    r["title"],
+                    r["source"],
+                    bool(r["partial"]),
+                    json.loads(r["counts"]),
+                    tuple(json.loads(r["notes"])),
+                    r["format"],
+                    r["origin"],
                 )
                 for r in rows
             ]
@@ -214,7 +221,8 @@ class Library:
         of_lang = [e for e in editions if e.lang == lang]
         if not of_lang:
             raise NotFound(
-                _("no edition in language {lang!r}").format(lang=lang), sorted({e.lang for e in editions})
+                _("no edition in language {lang!r}").format(lang=lang),
+                sorted({e.lang for e in editions}),
             )
         complete = [e for e in of_lang if not e.partial] or of_lang
         return complete[-1]
@@ -228,7 +236,9 @@ class Library:
         ).fetchone()
         return _rule(row) if row else None
 
-    def entry(self, number: str, edition: str | None = None, lang: str | None = None) -> tuple[str, Rule]:
+    def entry(
+        self, number: str, edition: str | None = None, lang: str | None = None
+    ) -> tuple[str, Rule]:
         """The edition (`edition`, else the newest of `lang`, else of English) and its entry
         numbered `number`; `NumberError` for no number, `NotFound` (the nearest numbers that
         exist) for a number it lacks."""
@@ -253,14 +263,20 @@ class Library:
             below = self.children(found_in, rule.number)
         else:
             below = self.subtree(found_in, rule.number)
-        return RuleLookup(found_in, rule, tuple(below), tuple(self.cited_by(found_in, rule.number)),
-                      tuple(self.twins(found_in, rule.number)[1:]))
+        return RuleLookup(
+            found_in,
+            rule,
+            tuple(below),
+            tuple(self.cited_by(found_in, rule.number)),
+            tuple(self.twins(found_in, rule.number)[1:]),
+        )
 
     def twins(self, edition: str, number: str) -> list[Rule]:
         """Every entry printed with that number, in document order: one, except where the
         edition has a numbering slip (2024-09-17's two 702.175a)."""
         rows = self.db.execute(
-            "SELECT * FROM entries WHERE edition = ? AND number = ? ORDER BY twin", (edition, number)
+            "SELECT * FROM entries WHERE edition = ? AND number = ? ORDER BY twin",
+            (edition, number),
         ).fetchall()
         return [_rule(r) for r in rows]
 
@@ -275,10 +291,14 @@ class Library:
 
     def children(self, edition: str, number: str) -> list[Rule]:
         parent = numbers.parse(number)
-        return [r for r in self.subtree(edition, number) if numbers.parse(r.number).parent == parent]
+        return [
+            r for r in self.subtree(edition, number) if numbers.parse(r.number).parent == parent
+        ]
 
     def entries(self, edition: str) -> Iterator[Rule]:
-        for row in self.db.execute("SELECT * FROM entries WHERE edition = ? ORDER BY seq", (edition,)):
+        for row in self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? ORDER BY seq", (edition,)
+        ):
             yield _rule(row)
 
     def glossary(self, edition: str) -> Iterator[GlossaryEntry]:
@@ -313,7 +333,9 @@ class Library:
         rows = self.db.execute(
             "SELECT kind, ref FROM names WHERE edition = ? AND name = ?", (edition, name)
         ).fetchall()
-        entries = [self.glossary_entry(edition, int(ref)) for kind, ref in rows if kind == "glossary"]
+        entries = [
+            self.glossary_entry(edition, int(ref)) for kind, ref in rows if kind == "glossary"
+        ]
         rule = next((self.get(edition, ref) for kind, ref in rows if kind == "rule"), None)
         return [e for e in entries if e], rule
 
@@ -332,7 +354,8 @@ class Library:
     def keyword_titles(self, edition: str) -> list[Rule]:
         rows = self.db.execute(
             "SELECT * FROM entries WHERE edition = ? AND twin = 0 AND number IN "
-            "(SELECT ref FROM names WHERE edition = ? AND kind = 'rule')", (edition, edition),
+            "(SELECT ref FROM names WHERE edition = ? AND kind = 'rule')",
+            (edition, edition),
         )
         return [_rule(r) for r in rows]
 
@@ -394,7 +417,8 @@ class Library:
             text = row[0] if row else term
         else:
             row = self.db.execute(
-                "SELECT title, text FROM entries WHERE edition = ? AND number = ?", (edition, number)
+                "SELECT title, text FROM entries WHERE edition = ? AND number = ?",
+                (edition, number),
             ).fetchone()
             text = (row[0] or row[1]) if row else ""
         text = " ".join(text.split())
@@ -426,7 +450,11 @@ class Library:
 
 def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
     la = numbers.letters_index(a.letters) if a.letters else -1
-    lb = numbers.letters_index(b.letters) if b.letters and set(b.letters) <= set(numbers.LETTERS) else -1
+    lb = (
+        numbers.letters_index(b.letters)
+        if b.letters and set(b.letters) <= set(numbers.LETTERS)
+        else -1
+    )
     return (
         abs(a.section - b.section),
         abs((a.rule or 0) - (b.rule or 0)),

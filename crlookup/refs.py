@@ -29,8 +29,10 @@ _DASH = r"\s*(?:[–—‐-]|through|до)\s*"
 _ITEM = rf"(?:{_NUM}|\d(?![\d.]))(?:{_DASH}(?:{_NUM}|[{_LETTER}]+\b))?"
 _JOIN = r"\s*(?:,\s*(?:and|or|и|или)?|and|or|и|или)\s*"
 # the Russian text calls a chapter "глава" ("смотрите главу 5"), a section "раздел"
-_KEYWORD = (r"\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
-            r"|глав(?:а|е|у|ы|ой|ах))\s+")
+_KEYWORD = (
+    r"\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
+    r"|глав(?:а|е|у|ы|ой|ах))\s+"
+)
 _CITED_LIST = re.compile(rf"{_KEYWORD}(?P<list>{_ITEM}(?:{_JOIN}{_ITEM})*)", re.I)
 _ITEM_RE = re.compile(
     rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+\b))?", re.I
@@ -169,8 +171,12 @@ class Citations:
 
     def to_dict(self) -> dict:
         def item(c: Cited) -> dict:
-            return {"number": c.number, "edition": self.edition, "depth": c.depth,
-                    "preview": c.preview}
+            return {
+                "number": c.number,
+                "edition": self.edition,
+                "depth": c.depth,
+                "preview": c.preview,
+            }
 
         return {
             "rule": item(Cited(self.number, 0, self.preview)),
@@ -179,7 +185,9 @@ class Citations:
         }
 
 
-def walk(lib: Library, edition: str, start: str, depth: int, outgoing: bool) -> list[tuple[str, int]]:
+def walk(
+    lib: Library, edition: str, start: str, depth: int, outgoing: bool
+) -> list[tuple[str, int]]:
     """Numbers reached from `start` by following citations (`outgoing`) or citers, up to
     `depth` steps, each with its distance; a glossary entry is reached but not followed."""
     seen = {start}
@@ -200,9 +208,15 @@ def walk(lib: Library, edition: str, start: str, depth: int, outgoing: bool) -> 
 def citations(lib: Library, edition: str, number: str, depth: int = 1) -> Citations:
     """The entries `number` of `edition` cites and that cite it, up to `depth` steps away.
     Citations of its subrules and of ranges that include it count."""
+
     def cited(found: list[tuple[str, int]]) -> tuple[Cited, ...]:
         return tuple(Cited(n, d, lib.preview(edition, n)) for n, d in found)
 
-    return Citations(edition, number, lib.preview(edition, number), depth,
-                     cited(walk(lib, edition, number, depth, outgoing=True)),
-                     cited(walk(lib, edition, number, depth, outgoing=False)))
+    return Citations(
+        edition,
+        number,
+        lib.preview(edition, number),
+        depth,
+        cited(walk(lib, edition, number, depth, outgoing=True)),
+        cited(walk(lib, edition, number, depth, outgoing=False)),
+    )

@@ -23,8 +23,13 @@ _NUMBER = re.compile(
 
 # The kinds of change, as the interface names them.
 KIND_LABELS = {
-    "unchanged": N_("unchanged"), "changed": N_("changed"), "moved": N_("moved"),
-    "split": N_("split"), "merged": N_("merged"), "removed": N_("removed"), "added": N_("added"),
+    "unchanged": N_("unchanged"),
+    "changed": N_("changed"),
+    "moved": N_("moved"),
+    "split": N_("split"),
+    "merged": N_("merged"),
+    "removed": N_("removed"),
+    "added": N_("added"),
 }
 
 # Examples are labelled in the language of the rules they belong to.
@@ -118,7 +123,9 @@ class RuleView:
         self.terms = terms
 
     def _entry(self, r: Rule, indent: int, width: int) -> list[Text]:
-        head = styled((r.number + (" " if r.kind in ("rule", "subrule") else ". "), STYLES["number"]))
+        head = styled(
+            (r.number + (" " if r.kind in ("rule", "subrule") else ". "), STYLES["number"])
+        )
         if r.kind in ("chapter", "section"):
             return hanging(head + Text(r.title, STYLES["title"]), indent, width)
         lines: list[Text] = []
@@ -167,8 +174,12 @@ class RuleView:
         if rules:
             shown_rules = ", ".join(rules[:12]) + (", …" if len(rules) > 12 else "")
             line = styled(
-                (ngettext("Cited by {count} rule: ", "Cited by {count} rules: ", len(rules)).format(
-                    count=len(rules)), STYLES["muted"]),
+                (
+                    ngettext(
+                        "Cited by {count} rule: ", "Cited by {count} rules: ", len(rules)
+                    ).format(count=len(rules)),
+                    STYLES["muted"],
+                ),
                 (shown_rules, STYLES["ref"]),
             )
             lines += hanging(line, 0, width)
@@ -179,7 +190,9 @@ class RuleView:
 
     def _listing(self, r: Rule, width: int) -> Text:
         """One line per rule of a section (or section of a chapter)."""
-        line = styled(("  " + r.number + " ", STYLES["number"]), (r.title or r.text.split("\n")[0], ""))
+        line = styled(
+            ("  " + r.number + " ", STYLES["number"]), (r.title or r.text.split("\n")[0], "")
+        )
         line.truncate(width, overflow="ellipsis")
         return line
 
@@ -195,8 +208,12 @@ class DefinitionsView:
         width = options.max_width
         yield Text(self.edition, STYLES["muted"])
         if self.found and self.found[0].entry is None and self.found[0].rule is not None:
-            yield Text(_("not in this glossary; {term} is defined by this rule:").format(
-                term=self.found[0].name), "italic yellow")
+            yield Text(
+                _("not in this glossary; {term} is defined by this rule:").format(
+                    term=self.found[0].name
+                ),
+                "italic yellow",
+            )
         elif self.found and self.found[0].score < 100:
             names = ", ".join(d.name for d in self.found)
             yield Text(_("no exact match; closest: {names}").format(names=names), "italic yellow")
@@ -208,8 +225,10 @@ class DefinitionsView:
                     continue
                 head = styled(
                     (entry.term, STYLES["title"]),
-                    (f" ({entry.english})" if entry.english not in ("", entry.term) else "",
-                     STYLES["muted"]),
+                    (
+                        f" ({entry.english})" if entry.english not in ("", entry.term) else "",
+                        STYLES["muted"],
+                    ),
                     (" " + _("unofficial translation") if entry.unofficial else "", "yellow"),
                 )
                 yield head
@@ -259,12 +278,16 @@ class SearchView:
         if found.corrections:
             notes.append(_("showing results for {query}").format(query=found.query))
         if s.widened:
-            notes.append(_("nothing in {edition}; showing older editions").format(edition=s.widened))
+            notes.append(
+                _("nothing in {edition}; showing older editions").format(edition=s.widened)
+            )
         if found.relaxed and not found.complete:
             notes.append(_("no entry has every word; showing entries with some of them"))
         elif found.relaxed:
             notes.append(
-                _("{count} with every word, then entries with some of them").format(count=found.complete)
+                _("{count} with every word, then entries with some of them").format(
+                    count=found.complete
+                )
             )
         return notes
 
@@ -291,8 +314,13 @@ class SearchView:
                 text = twin["title"] if twin["title"] == twin["text"] else twin["text"]
                 shown = text if len(text) <= 300 else text[:299] + "…"
                 yield from hanging(
-                    styled((f"{twin['edition']} {twin['number'] or twin['title']}: ", STYLES["muted"]),
-                           (shown, "italic")), 4, width)
+                    styled(
+                        (f"{twin['edition']} {twin['number'] or twin['title']}: ", STYLES["muted"]),
+                        (shown, "italic"),
+                    ),
+                    4,
+                    width,
+                )
 
 
 class AnswersView:
@@ -304,12 +332,18 @@ class AnswersView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         if self.asked.read_as:
-            yield from hanging(styled((_("Read as: "), STYLES["muted"]),
-                                      ("; ".join(self.asked.read_as), "italic")), 0, width)
+            yield from hanging(
+                styled(
+                    (_("Read as: "), STYLES["muted"]), ("; ".join(self.asked.read_as), "italic")
+                ),
+                0,
+                width,
+            )
         for i, a in enumerate(self.asked.answers, 1):
             yield Text()
             yield styled(
-                (f"{i}. ", STYLES["muted"]), (a.number, STYLES["number"]),
+                (f"{i}. ", STYLES["muted"]),
+                (a.number, STYLES["number"]),
                 (" " + a.title if a.title else "", STYLES["title"]),
                 (f"  {a.edition} · " + _("score {score}").format(score=a.score), STYLES["muted"]),
             )
@@ -320,8 +354,13 @@ class AnswersView:
 
 # How a card's rules are labelled, by the kind of link (crlookup.card_rules.Link.kind).
 LINK_KINDS = {
-    "layout": N_("layout"), "keyword": N_("keyword"), "ability word": N_("ability word"),
-    "flavor word": N_("flavor word"), "type": N_("type"), "term": N_("term"), "symbol": N_("symbol"),
+    "layout": N_("layout"),
+    "keyword": N_("keyword"),
+    "ability word": N_("ability word"),
+    "flavor word": N_("flavor word"),
+    "type": N_("type"),
+    "term": N_("term"),
+    "symbol": N_("symbol"),
 }
 _REMINDER = re.compile(r"\([^()]*\)")
 
@@ -356,17 +395,23 @@ class CardView:
         if not self.links:
             yield Text("  " + _("nothing"), STYLES["muted"])
         kinds = [_(LINK_KINDS.get(link.kind, link.kind)) for link in self.links]
-        columns = (max(map(len, kinds), default=0),
-                   min(max((len(link.name) for link in self.links), default=0), 22),
-                   max((len(link.number) for link in self.links), default=1))
+        columns = (
+            max(map(len, kinds), default=0),
+            min(max((len(link.name) for link in self.links), default=0), 22),
+            max((len(link.number) for link in self.links), default=1),
+        )
         for kind, link in zip(kinds, self.links):
             yield from self._link(kind, link, width, columns)
 
     def _face(self, face, width: int) -> list[Text]:
-        head = styled((face.name, STYLES["title"]), (f"  {face.mana_cost}" if face.mana_cost else "", ""))
+        head = styled(
+            (face.name, STYLES["title"]), (f"  {face.mana_cost}" if face.mana_cost else "", "")
+        )
         lines = hanging(head, 0, width)
         if face.missing:
-            return lines + hanging(Text(_("(its text is not in the card data)"), "italic yellow"), 2, width)
+            return lines + hanging(
+                Text(_("(its text is not in the card data)"), "italic yellow"), 2, width
+            )
         stats = ""
         if face.power is not None or face.toughness is not None:
             stats = f"  {face.power}/{face.toughness}"
@@ -382,13 +427,21 @@ class CardView:
         return lines
 
     def _link(self, kind: str, link, width: int, columns: tuple[int, int, int]) -> list[Text]:
-        """"  keyword  Reach   702.17  Reach is a static ability. ...": a keyword's (or ability
+        """ "  keyword  Reach   702.17  Reach is a static ability. ...": a keyword's (or ability
         or flavor word's) first sentence wrapped in its column, a type's or term's on one line."""
         kinds, names, numbers = columns
-        head = styled((f"  {kind:<{kinds}}  ", STYLES["muted"]), (f"{link.name:<{names}}  ", ""),
-                      (f"{link.number or '—':<{numbers}}  ", STYLES["number"] if link.number else STYLES["muted"]))
+        head = styled(
+            (f"  {kind:<{kinds}}  ", STYLES["muted"]),
+            (f"{link.name:<{names}}  ", ""),
+            (
+                f"{link.number or '—':<{numbers}}  ",
+                STYLES["number"] if link.number else STYLES["muted"],
+            ),
+        )
         if link.digital_only:
-            about = Text(_("digital-only (MTG Arena): no rule in the Comprehensive Rules"), "italic")
+            about = Text(
+                _("digital-only (MTG Arena): no rule in the Comprehensive Rules"), "italic"
+            )
         elif not link.number and not link.summary:
             about = Text(_("no rule of this edition names it"), "italic")
         else:
@@ -416,18 +469,27 @@ class CardCandidatesView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         shown = self.found.candidates[: self.limit]
-        yield Text(ngettext("{query!r} fits {count} card:", "{query!r} fits {count} cards:",
-                            len(self.found.candidates)).format(
-            query=self.found.query, count=len(self.found.candidates)), "italic yellow")
+        yield Text(
+            ngettext(
+                "{query!r} fits {count} card:",
+                "{query!r} fits {count} cards:",
+                len(self.found.candidates),
+            ).format(query=self.found.query, count=len(self.found.candidates)),
+            "italic yellow",
+        )
         for c in shown:
-            line = styled(("  " + c.name, STYLES["title"]),
-                          (f"  {c.mana_cost}" if c.mana_cost else "", ""),
-                          (f"  {c.type_line}", STYLES["muted"]))
+            line = styled(
+                ("  " + c.name, STYLES["title"]),
+                (f"  {c.mana_cost}" if c.mana_cost else "", ""),
+                (f"  {c.type_line}", STYLES["muted"]),
+            )
             line.truncate(width, overflow="ellipsis")
             yield line
         if len(self.found.candidates) > len(shown):
-            yield Text(_("… and {count} more").format(count=len(self.found.candidates) - len(shown)),
-                       STYLES["muted"])
+            yield Text(
+                _("… and {count} more").format(count=len(self.found.candidates) - len(shown)),
+                STYLES["muted"],
+            )
 
 
 class CardSearchView:
@@ -443,8 +505,11 @@ class CardSearchView:
         for i, h in enumerate(self.hits):
             if i or self.notes:
                 yield Text()
-            head = styled((h.name, STYLES["title"]), (f"  {h.mana_cost}" if h.mana_cost else "", ""),
-                          (f"  {h.type_line}", STYLES["muted"]))
+            head = styled(
+                (h.name, STYLES["title"]),
+                (f"  {h.mana_cost}" if h.mana_cost else "", ""),
+                (f"  {h.type_line}", STYLES["muted"]),
+            )
             yield from hanging(head, 0, width)
             if h.snippet.strip():
                 yield from hanging(marked(h.snippet.replace("\n", " ")), 2, width)
@@ -460,8 +525,12 @@ def marked(snippet: str) -> Text:
 
 #: how `editions` names the kind of source of an edition (its format)
 SOURCE_KINDS = {
-    "archive": N_("official"), "text": N_("official"), "flat": N_("flat text"),
-    "webpage": N_("web page"), "po": N_("gettext"), "markdown": N_("Markdown"),
+    "archive": N_("official"),
+    "text": N_("official"),
+    "flat": N_("flat text"),
+    "webpage": N_("web page"),
+    "po": N_("gettext"),
+    "markdown": N_("Markdown"),
     "scraped_json": N_("scraped"),
 }
 
@@ -472,14 +541,22 @@ def editions_table(editions: list[EditionInfo]):
     from rich.table import Table
 
     table = Table(
-        box=None, header_style="bold", pad_edge=False, collapse_padding=True,
-        caption_justify="left", caption_style="dim",
-        caption=_("effective: the date the text states · sect: sections · sub: subrules · "
-                  "ex: examples · gloss: glossary terms · refs: cross-references "
-                  "resolved/total · --json names each source file"),
+        box=None,
+        header_style="bold",
+        pad_edge=False,
+        collapse_padding=True,
+        caption_justify="left",
+        caption_style="dim",
+        caption=_(
+            "effective: the date the text states · sect: sections · sub: subrules · "
+            "ex: examples · gloss: glossary terms · refs: cross-references "
+            "resolved/total · --json names each source file"
+        ),
     )
     # at 100 columns every edition is one line; narrower, the source wraps, never the numbers
-    table.add_column(_("edition"), no_wrap=True, min_width=max((len(e.id) for e in editions), default=13))
+    table.add_column(
+        _("edition"), no_wrap=True, min_width=max((len(e.id) for e in editions), default=13)
+    )
     table.add_column(_("effective"), no_wrap=True, min_width=12)
     table.add_column(_("source"))
     for name in (_("sect"), _("rules"), _("sub"), _("ex"), _("gloss"), _("refs")):
@@ -565,7 +642,10 @@ class DiffView:
         if quiet:
             yield Text(
                 _("({count} changed only in quotes, dashes or spacing: not listed)").format(
-                    count=quiet), STYLES["muted"])
+                    count=quiet
+                ),
+                STYLES["muted"],
+            )
         section = None
         for c in d.changes:
             if not c.shown:
@@ -574,13 +654,20 @@ class DiffView:
             if sec != section:
                 section = sec
                 yield Text()
-                yield styled((f"{sec} ", STYLES["number"]), (d.titles.get(sec, ""), STYLES["title"]))
+                yield styled(
+                    (f"{sec} ", STYLES["number"]), (d.titles.get(sec, ""), STYLES["title"])
+                )
             yield from self._change(c, width)
 
     def _change(self, c, width: int) -> list[Text]:
         m = c.match
-        label = {"moved": f"{m.old} → {m.new}", "removed": m.old, "added": m.new,
-                 "split": f"{m.old} → {m.new}", "merged": f"{m.old} → {m.new}"}.get(m.kind, m.new)
+        label = {
+            "moved": f"{m.old} → {m.new}",
+            "removed": m.old,
+            "added": m.new,
+            "split": f"{m.old} → {m.new}",
+            "merged": f"{m.old} → {m.new}",
+        }.get(m.kind, m.new)
         head = styled((f"  {m.kind} ", "bold"), (label, STYLES["ref"]))
         if m.refs_only:
             head.append("  " + _("only cross-reference numbers changed"), STYLES["muted"])
@@ -603,8 +690,14 @@ class DiffSummaryView:
 
         from crlookup.align import KINDS
 
-        table = Table(box=None, header_style="bold", pad_edge=False, collapse_padding=True,
-                      title=f"{self.old} → {self.new}", title_justify="left")
+        table = Table(
+            box=None,
+            header_style="bold",
+            pad_edge=False,
+            collapse_padding=True,
+            title=f"{self.old} → {self.new}",
+            title_justify="left",
+        )
         table.add_column("section")
         for k in KINDS:
             table.add_column(k, justify="right")
@@ -612,8 +705,12 @@ class DiffSummaryView:
             table.add_row(sec, *(str(c[k]) for k in KINDS))
         table.add_row("total", *(str(self.counts["total"][k]) for k in KINDS), style="bold")
         yield table
-        yield Text(_("{count} of the changed and moved differ only in quotes, dashes or "
-                     "spacing").format(count=self.counts["typography_only"]), STYLES["muted"])
+        yield Text(
+            _("{count} of the changed and moved differ only in quotes, dashes or spacing").format(
+                count=self.counts["typography_only"]
+            ),
+            STYLES["muted"],
+        )
 
 
 class TwinView:
@@ -624,9 +721,13 @@ class TwinView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield Text("")
-        yield Text(_("{edition} prints {number} twice (a numbering slip in Wizards' text); "
-                     "the other entry:").format(edition=self.edition, number=self.rule.number),
-                   "yellow")
+        yield Text(
+            _(
+                "{edition} prints {number} twice (a numbering slip in Wizards' text); "
+                "the other entry:"
+            ).format(edition=self.edition, number=self.rule.number),
+            "yellow",
+        )
         yield RuleView(self.edition, self.rule, [], terms=self.terms)
 
 
@@ -645,10 +746,16 @@ class HistoryView:
     def _what(self, i: int, s) -> str:
         moved = s.previous and s.number and s.previous[1] != s.number
         what = {
-            "added": _("first appears") if i == 0 else _("added"), "removed": _("removed"),
-            "unchanged": _("unchanged"), "changed": _("changed"),
-            "moved": _("renumbered from {number}").format(number=s.previous[1]) if moved else _("moved"),
-            "split": _("split from {number}").format(number=s.previous[1]) if s.previous else _("split"),
+            "added": _("first appears") if i == 0 else _("added"),
+            "removed": _("removed"),
+            "unchanged": _("unchanged"),
+            "changed": _("changed"),
+            "moved": _("renumbered from {number}").format(number=s.previous[1])
+            if moved
+            else _("moved"),
+            "split": _("split from {number}").format(number=s.previous[1])
+            if s.previous
+            else _("split"),
             "merged": _("merged"),
         }.get(s.change, s.change)
         if s.typography:
@@ -661,9 +768,11 @@ class HistoryView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        shown = list(enumerate(self.steps)) if self.every else [
-            (i, s) for i, s in enumerate(self.steps) if s.main
-        ]
+        shown = (
+            list(enumerate(self.steps))
+            if self.every
+            else [(i, s) for i, s in enumerate(self.steps) if s.main]
+        )
         quiet = 0
         last = len(shown) - 1
         for k, (i, s) in enumerate(shown):
@@ -671,15 +780,25 @@ class HistoryView:
                 quiet += 1
                 continue
             if quiet:
-                yield Text("    " + ngettext("… its words unchanged in {count} edition",
-                                              "… its words unchanged in {count} editions",
-                                              quiet).format(count=quiet), STYLES["muted"])
+                yield Text(
+                    "    "
+                    + ngettext(
+                        "… its words unchanged in {count} edition",
+                        "… its words unchanged in {count} editions",
+                        quiet,
+                    ).format(count=quiet),
+                    STYLES["muted"],
+                )
                 quiet = 0
             what = self._what(i, s)
             if k == last and not s.noteworthy and s.number:
                 what = _("in force")
-            yield styled((f"{s.date}  ", STYLES["muted"]), (f"{s.edition:<22}", ""),
-                         (s.number or "—", STYLES["number"]), (f"  {what}", ""))
+            yield styled(
+                (f"{s.date}  ", STYLES["muted"]),
+                (f"{s.edition:<22}", ""),
+                (s.number or "—", STYLES["number"]),
+                (f"  {what}", ""),
+            )
             if s.diff:
                 yield from hanging(diff_text(s.diff, context=8), 4, width)
 
@@ -694,8 +813,14 @@ class ParallelView:
         from rich.table import Table
 
         first = self.pairs[0]
-        table = Table(box=None, show_header=True, header_style="bold", pad_edge=False,
-                      expand=True, show_lines=False)
+        table = Table(
+            box=None,
+            show_header=True,
+            header_style="bold",
+            pad_edge=False,
+            expand=True,
+            show_lines=False,
+        )
         table.add_column(first.left.edition, ratio=1)
         table.add_column(first.right.edition or self.langs[1], ratio=1)
         for p in self.pairs:
@@ -703,18 +828,29 @@ class ParallelView:
         yield table
         if first.right.rule is not None and not first.same_date:
             yield Text(
-                _("{edition} is the nearest {lang} edition: its text may differ from {other}.").format(
-                    edition=first.right.edition, lang=self.langs[1], other=first.left.edition),
-                STYLES["muted"])
+                _(
+                    "{edition} is the nearest {lang} edition: its text may differ from {other}."
+                ).format(edition=first.right.edition, lang=self.langs[1], other=first.left.edition),
+                STYLES["muted"],
+            )
 
     def _cell(self, side, number: str) -> Text:
         if side.rule is None:
-            return Text(_("{number}: not in {edition}").format(
-                number=number, edition=side.edition or _("this language")), "italic yellow")
+            return Text(
+                _("{number}: not in {edition}").format(
+                    number=number, edition=side.edition or _("this language")
+                ),
+                "italic yellow",
+            )
         r = side.rule
         label = EXAMPLE_LABELS.get(side.edition.split("-")[0], "Example:")
-        t = styled((r.number + " ", STYLES["number"]), (with_refs(r.text), STYLES["title"] if r.title else ""))
+        t = styled(
+            (r.number + " ", STYLES["number"]),
+            (with_refs(r.text), STYLES["title"] if r.title else ""),
+        )
         for example in r.examples:
             t.append("\n")
-            t.append_text(styled((label + " ", "bold " + STYLES["example"]), (example, STYLES["example"])))
+            t.append_text(
+                styled((label + " ", "bold " + STYLES["example"]), (example, STYLES["example"]))
+            )
         return t

@@ -60,8 +60,13 @@ class Update:
             "source": self.source,
             "status": "added" if self.added else "up to date",
             "against": self.previous,
-            "rules": {"added": self.rules_added, "changed": self.rules_changed,
-                      "removed": self.rules_removed} if self.added else None,
+            "rules": {
+                "added": self.rules_added,
+                "changed": self.rules_changed,
+                "removed": self.rules_removed,
+            }
+            if self.added
+            else None,
             "kinds": self.kinds if self.added else None,
         }
 
@@ -70,8 +75,9 @@ def rules_page() -> str:
     return os.environ.get(PAGE_ENV) or RULES_PAGE
 
 
-def update(source: str | None = None, root: str | None = None,
-           progress: build.Progress | None = None) -> Update:
+def update(
+    source: str | None = None, root: str | None = None, progress: build.Progress | None = None
+) -> Update:
     """Add the current rules text to the library at `root` if it is new.
 
     `source` is a URL (http or https) or a file path to use instead of the rules page's link.
@@ -97,7 +103,8 @@ def find_rules_text(page: str) -> str:
     if link is None:
         raise UpdateError(
             _("the rules page has changed: no link to the rules text (.txt) on {url}").format(
-                url=page)
+                url=page
+            )
         )
     return link
 
@@ -117,8 +124,12 @@ def rules_text_link(html: str, base: str) -> str | None:
     parser.feed(html)
     parser.close()
     found = [urljoin(base, link) for link in links]
-    texts = [u for u in found if urlsplit(u).scheme in ("http", "https")  # never file:
-             and urlsplit(u).path.lower().endswith(".txt")]
+    texts = [
+        u
+        for u in found
+        if urlsplit(u).scheme in ("http", "https")  # never file:
+        and urlsplit(u).path.lower().endswith(".txt")
+    ]
     texts.sort(key=lambda u: "magiccomprules" not in unquote(u).lower())  # stable
     return texts[0] if texts else None
 
@@ -141,14 +152,19 @@ def _open(url: str):
         return urllib.request.urlopen(request, timeout=TIMEOUT)
     except urllib.error.HTTPError as e:
         e.close()
-        raise UpdateError(_("cannot download {url}: the server answered {status} {reason}").format(
-            url=url, status=e.code, reason=e.reason)) from None
+        raise UpdateError(
+            _("cannot download {url}: the server answered {status} {reason}").format(
+                url=url, status=e.code, reason=e.reason
+            )
+        ) from None
     except urllib.error.URLError as e:
-        raise UpdateError(_("cannot download {url}: {reason}").format(
-            url=url, reason=_reason(e.reason))) from None
+        raise UpdateError(
+            _("cannot download {url}: {reason}").format(url=url, reason=_reason(e.reason))
+        ) from None
     except (OSError, http.client.HTTPException, ValueError) as e:
-        raise UpdateError(_("cannot download {url}: {reason}").format(
-            url=url, reason=_reason(e))) from None
+        raise UpdateError(
+            _("cannot download {url}: {reason}").format(url=url, reason=_reason(e))
+        ) from None
 
 
 def _reason(error) -> str:
@@ -169,8 +185,11 @@ def _stream(url: str, limit: int, write) -> tuple[int, str, str | None]:
         final, charset = response.geturl(), response.headers.get_content_charset()
         length = response.headers.get("Content-Length")
         expected = int(length) if length and length.isdigit() else None
-        too_large = UpdateError(_("cannot download {url}: larger than {limit} MB").format(
-            url=url, limit=f"{limit / 1_000_000:g}"))
+        too_large = UpdateError(
+            _("cannot download {url}: larger than {limit} MB").format(
+                url=url, limit=f"{limit / 1_000_000:g}"
+            )
+        )
         if expected is not None and expected > limit:
             raise too_large
         size = 0
@@ -181,12 +200,14 @@ def _stream(url: str, limit: int, write) -> tuple[int, str, str | None]:
                     raise too_large
                 write(chunk)
         except (OSError, http.client.HTTPException) as e:
-            raise UpdateError(_("cannot download {url}: {reason}").format(
-                url=url, reason=_reason(e))) from None
+            raise UpdateError(
+                _("cannot download {url}: {reason}").format(url=url, reason=_reason(e))
+            ) from None
     if expected is not None and size != expected:
         raise UpdateError(
             _("cannot download {url}: the connection closed after {size} of {total} bytes").format(
-                url=url, size=size, total=expected)
+                url=url, size=size, total=expected
+            )
         )
     return size, final, charset
 
@@ -265,24 +286,31 @@ def _check(path: Path, data: bytes, where: str, downloaded: bool):
         fmt = sources.detect(path, data)
         if fmt != "text" and downloaded:
             raise UpdateError(
-                _("{url} is not the rules text Wizards publishes (it reads as the {format} "
-                  "format)").format(url=where, format=fmt))
+                _(
+                    "{url} is not the rules text Wizards publishes (it reads as the {format} "
+                    "format)"
+                ).format(url=where, format=fmt)
+            )
         if fmt != "text":
             raise UpdateError(
-                _("{file} is not the rules text Wizards publishes (it reads as the {format} "
-                  "format); add it with `crlookup ingest`").format(file=where, format=fmt),
+                _(
+                    "{file} is not the rules text Wizards publishes (it reads as the {format} "
+                    "format); add it with `crlookup ingest`"
+                ).format(file=where, format=fmt),
                 bad_input=True,
             )
         found = sources.read(path, data, fmt)
     except SourceError as e:
         if downloaded:
-            raise UpdateError(_("{url} is not a rules text: {reason}").format(
-                url=where, reason=e)) from None
+            raise UpdateError(
+                _("{url} is not a rules text: {reason}").format(url=where, reason=e)
+            ) from None
         raise UpdateError(str(e), bad_input=True) from None
     if len(found) != 1 or found[0].lang != "en":
         raise UpdateError(
             _("{source}: expected one English edition, found {found}").format(
-                source=where, found=", ".join(e.id for e in found) or "none"),
+                source=where, found=", ".join(e.id for e in found) or "none"
+            ),
             bad_input=bad,
         )
     return found[0]
@@ -324,13 +352,16 @@ def _changes(lib: Library, old: str, new: str, where: str) -> Update:
     matches = align.stored(lib, old, new) or align.align_editions(lib, old, new)
     if lib.edition(new).partial:  # sections a partial edition lacks were not removed
         present = {n.split(".")[0] for n in lib.numbers(new)}
-        matches = [m for m in matches
-                   if not (m.kind == "removed" and m.old.split(".")[0] not in present)]
-    rules = [m for m in matches
-             if numbers.parse(m.new or m.old).kind in ("rule", "subrule")]
+        matches = [
+            m for m in matches if not (m.kind == "removed" and m.old.split(".")[0] not in present)
+        ]
+    rules = [m for m in matches if numbers.parse(m.new or m.old).kind in ("rule", "subrule")]
     kinds = align.summary(rules)["total"]
     return Update(
-        new, where, added=True, previous=old,
+        new,
+        where,
+        added=True,
+        previous=old,
         rules_added=kinds["added"],
         rules_changed=sum(kinds[k] for k in ("changed", "moved", "split", "merged")),
         rules_removed=kinds["removed"],

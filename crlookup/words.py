@@ -12,11 +12,58 @@ from __future__ import annotations
 # the word before a word of two senses, an action's and a thing's ("counter", "exile"): a verb
 # follows a subject or a modal ("I" and "a" are no words here; "to" goes either way: "go to
 # exile"); a noun, an article, a preposition or a number
-VERB_CUES = frozenset({"you", "we", "they", "he", "she", "it", "can", "cannot", "could",
-                       "may", "might", "must", "will", "would", "should", "not", "don", "doesn",
-                       "didn", "cant", "won", "then", "also", "just"})
-NOUN_CUES = frozenset({"an", "the", "one", "each", "another", "any", "no", "its", "his", "her",
-                       "their", "my", "your", "in", "into", "from", "of", "with", "more", "many"})
+VERB_CUES = frozenset(
+    {
+        "you",
+        "we",
+        "they",
+        "he",
+        "she",
+        "it",
+        "can",
+        "cannot",
+        "could",
+        "may",
+        "might",
+        "must",
+        "will",
+        "would",
+        "should",
+        "not",
+        "don",
+        "doesn",
+        "didn",
+        "cant",
+        "won",
+        "then",
+        "also",
+        "just",
+    }
+)
+NOUN_CUES = frozenset(
+    {
+        "an",
+        "the",
+        "one",
+        "each",
+        "another",
+        "any",
+        "no",
+        "its",
+        "his",
+        "her",
+        "their",
+        "my",
+        "your",
+        "in",
+        "into",
+        "from",
+        "of",
+        "with",
+        "more",
+        "many",
+    }
+)
 
 
 def bases(word: str, ing: bool = False) -> set[str]:

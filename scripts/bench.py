@@ -27,7 +27,11 @@ COMMANDS = [
     ("search (rich)", ["search", "deathtouch trample"], 12.0),
     ("define (rich)", ["define", "lethal damage"], 8.0),
     # ask loads the embedding model in every process (issue 18: up to 40x where it earns it)
-    ("ask (rich)", ["ask", "Can I activate two loyalty abilities of the same planeswalker in one turn?"], 40.0),
+    (
+        "ask (rich)",
+        ["ask", "Can I activate two loyalty abilities of the same planeswalker in one turn?"],
+        40.0,
+    ),
     ("ask --json (Russian)", ["ask", "Может ли существо с защитником атаковать?", "--json"], 40.0),
     ("ask naming cards (rich)", ["ask", "Can my Giant Spider block his Serra Angel?"], 40.0),
     ("ask, words the rules don't use (rich)", ["ask", "Can my tapped creature block?"], 40.0),
@@ -42,9 +46,17 @@ COMMANDS = [
 ]
 # (name, crlookup arguments, target in seconds): targets stated as time, not as a ratio
 TIMED = [
-    ("diff (two full editions, not stored)", ["diff", "en-2013-11-01", "en-2026-08-07", "--json"], 2.0),
+    (
+        "diff (two full editions, not stored)",
+        ["diff", "en-2013-11-01", "en-2026-08-07", "--json"],
+        2.0,
+    ),
     ("diff (consecutive, stored)", ["diff", "en-2022-11-18", "en-2026-08-07"], 2.0),
-    ("diff (2003 to 2026, across the renumbering)", ["diff", "en-2003-07-01", "en-2026-08-07", "--summary"], 2.0),
+    (
+        "diff (2003 to 2026, across the renumbering)",
+        ["diff", "en-2003-07-01", "en-2026-08-07", "--summary"],
+        2.0,
+    ),
 ]
 # The browser (`crlookup browse`), driven headless with Textual's Pilot in a fresh process:
 # (name, target in seconds)
@@ -141,8 +153,13 @@ def browse_times(env: dict, runs: int) -> tuple[list[float], ...]:
     first, keys, inside, idle = [], [], [], []
     for _ in range(runs):
         started = time.time()
-        done = subprocess.run([sys.executable, "-c", BROWSE, repr(started)], env=env,
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", BROWSE, repr(started)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         found = json.loads(done.stdout.strip().splitlines()[-1])
         first.append(found["first_screen"])
         keys += found["keys"]
@@ -196,10 +213,14 @@ def ingest_time(exe: str, home: str, env: dict, runs: int) -> float:
 
     work = tempfile.mkdtemp(prefix="crlookup-ingest-")
     try:
-        with tarfile.open(Path(__file__).resolve().parent.parent / "data" / "official-cr-archive.tar.xz") as tar:
+        with tarfile.open(
+            Path(__file__).resolve().parent.parent / "data" / "official-cr-archive.tar.xz"
+        ) as tar:
             text = tar.extractfile("MagicCompRules-2026-08-07.txt").read()
         new = Path(work) / "MagicCompRules-next.txt"
-        new.write_bytes(text.replace(b"effective as of August 7, 2026", b"effective as of October 2, 2026"))
+        new.write_bytes(
+            text.replace(b"effective as of August 7, 2026", b"effective as of October 2, 2026")
+        )
         times = []
         for i in range(runs):
             copy = Path(work) / f"home-{i}"
@@ -223,7 +244,9 @@ def timed(cmd: list[str], env: dict, runs: int) -> list[float]:
     out = []
     for _ in range(runs):
         t = time.perf_counter()
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        subprocess.run(
+            cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True
+        )
         out.append(time.perf_counter() - t)
     return out
 
@@ -231,7 +254,9 @@ def timed(cmd: list[str], env: dict, runs: int) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=11)
-    ap.add_argument("--builds", type=int, default=3, help="fresh first-use builds to time (0: none)")
+    ap.add_argument(
+        "--builds", type=int, default=3, help="fresh first-use builds to time (0: none)"
+    )
     ap.add_argument("--only", help="run only the commands whose name contains this")
     args = ap.parse_args()
 
@@ -249,10 +274,22 @@ def main() -> None:
                 shutil.rmtree(home)
                 builds.append(timed([exe, "rule", "702.19"], env, 1)[0])
                 grown.append(wait_for_growing(home, env))
-            rows.append(("first use: crlookup rule 702.19 (newest first)", statistics.median(builds),
-                         None, BUILD_TARGET_S))
-            rows.append(("  then the older editions, in the background", statistics.median(grown),
-                         None, None))
+            rows.append(
+                (
+                    "first use: crlookup rule 702.19 (newest first)",
+                    statistics.median(builds),
+                    None,
+                    BUILD_TARGET_S,
+                )
+            )
+            rows.append(
+                (
+                    "  then the older editions, in the background",
+                    statistics.median(grown),
+                    None,
+                    None,
+                )
+            )
         else:  # --builds 0 or --only: build once, untimed
             timed([exe, "editions", "--json"], env, 1)
         # the first use leaves the older editions to a process of their own: wait for it, so
@@ -275,18 +312,30 @@ def main() -> None:
             first, keys, inside, idle = browse_times(env, args.runs)
             rows.append((BROWSE_FIRST[0], statistics.median(first), None, BROWSE_FIRST[1]))
             rows.append((BROWSE_KEY[0], statistics.median(inside), None, BROWSE_KEY[1]))
-            rows.append(("  the same, with Pilot's round trip", statistics.median(keys), None, None))
-            print(f"browse keystrokes: median {statistics.median(keys) * 1000:.1f} ms, max "
-                  f"{max(keys) * 1000:.1f} ms over {len(keys)}; of which the app's own work "
-                  f"(show_results): median {statistics.median(inside) * 1000:.1f} ms, max "
-                  f"{max(inside) * 1000:.1f} ms; Pilot's waits alone (a key that changes nothing): "
-                  f"median {statistics.median(idle) * 1000:.1f} ms")
+            rows.append(
+                ("  the same, with Pilot's round trip", statistics.median(keys), None, None)
+            )
+            print(
+                f"browse keystrokes: median {statistics.median(keys) * 1000:.1f} ms, max "
+                f"{max(keys) * 1000:.1f} ms over {len(keys)}; of which the app's own work "
+                f"(show_results): median {statistics.median(inside) * 1000:.1f} ms, max "
+                f"{max(inside) * 1000:.1f} ms; Pilot's waits alone (a key that changes nothing): "
+                f"median {statistics.median(idle) * 1000:.1f} ms"
+            )
         if not args.only or "ingest" in args.only:
-            rows.append(("crlookup ingest (one more edition)", ingest_time(exe, home, env, args.builds or 1),
-                         None, INGEST_TARGET_S))
+            rows.append(
+                (
+                    "crlookup ingest (one more edition)",
+                    ingest_time(exe, home, env, args.builds or 1),
+                    None,
+                    INGEST_TARGET_S,
+                )
+            )
         if not args.only:
-            size = sum(f.stat().st_size for f in {p.stat().st_ino: p for p in Path(home).rglob("*")
-                                                   if p.is_file()}.values())
+            size = sum(
+                f.stat().st_size
+                for f in {p.stat().st_ino: p for p in Path(home).rglob("*") if p.is_file()}.values()
+            )
             rows.append(("library home on disk (MiB)", size / 2**20, None, SIZE_TARGET_MIB))
         base = statistics.median(samples["pass"])
         rows.append(("python -c pass (baseline)", base, 1.0, None))
@@ -295,18 +344,26 @@ def main() -> None:
             rows.append((f"crlookup {' '.join(argv)}", median, median / base, target))
         if not args.only or "search" in args.only:
             median, p90, n = in_process(home)
-            rows.append((f"in one process: {n} varied queries", median / 1000, None, QUERY_TARGET_MS / 1000))
+            rows.append(
+                (f"in one process: {n} varied queries", median / 1000, None, QUERY_TARGET_MS / 1000)
+            )
             print(f"in-process queries: median {median:.2f} ms, p90 {p90:.2f} ms over {n}")
             parts = [
-                json.loads(subprocess.run(
-                    [sys.executable, "-c", BREAKDOWN], env=env, capture_output=True, text=True,
-                    check=True,
-                ).stdout)
+                json.loads(
+                    subprocess.run(
+                        [sys.executable, "-c", BREAKDOWN],
+                        env=env,
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    ).stdout
+                )
                 for _ in range(5)
             ]
-            print("cold `search` breakdown (median of 5 processes, ms): " + ", ".join(
-                f"{k} {statistics.median(p[k] for p in parts):.1f}" for k in parts[0]
-            ))
+            print(
+                "cold `search` breakdown (median of 5 processes, ms): "
+                + ", ".join(f"{k} {statistics.median(p[k] for p in parts):.1f}" for k in parts[0])
+            )
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
@@ -317,10 +374,18 @@ def main() -> None:
         shown = f"{seconds:.2f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
         if "MiB" in name:  # a size, not a time
             ok = seconds <= target
-            print(f"{name:48} {seconds:>6.0f} MiB {'':>7} {target:>4.0f} MiB  {'yes' if ok else 'NO'}")
+            print(
+                f"{name:48} {seconds:>6.0f} MiB {'':>7} {target:>4.0f} MiB  {'yes' if ok else 'NO'}"
+            )
         elif ratio is None:  # an absolute target, in seconds
             ok = target is None or seconds <= target
-            tgt = "" if not target else f"{target:g} s" if target >= 0.1 else f"{target * 1000:.0f} ms"
+            tgt = (
+                ""
+                if not target
+                else f"{target:g} s"
+                if target >= 0.1
+                else f"{target * 1000:.0f} ms"
+            )
             print(f"{name:48} {shown:>10} {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
         else:
             ok = target is None or ratio <= target

@@ -83,8 +83,10 @@ def render(data: dict) -> str:
 #: the official editions the vocabulary is read from: the newest, and four from 2009 on
 #: whose encodings and spellings differ (the editions that were shipped on their own)
 EDITIONS = (
-    "MagicCompRules-2009-07-11.txt", "MagicCompRules-2014-02-01.txt",
-    "MagicCompRules-2019-01-25.txt", "MagicCompRules-2022-11-18.txt",
+    "MagicCompRules-2009-07-11.txt",
+    "MagicCompRules-2014-02-01.txt",
+    "MagicCompRules-2019-01-25.txt",
+    "MagicCompRules-2022-11-18.txt",
     "MagicCompRules-2026-08-07.txt",
 )
 

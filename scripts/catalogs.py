@@ -38,11 +38,16 @@ def template() -> Catalog:
     from crlookup.cli import cli
 
     if cli.help:
-        catalog.add(cli.help, locations=[("crlookup/cli.py", 0)], auto_comments=["help of `crlookup`"])
+        catalog.add(
+            cli.help, locations=[("crlookup/cli.py", 0)], auto_comments=["help of `crlookup`"]
+        )
     for name, command in sorted(cli.commands.items()):
         if command.help:
-            catalog.add(command.help, locations=[("crlookup/cli.py", 0)],
-                        auto_comments=[f"help of `crlookup {name}`"])
+            catalog.add(
+                command.help,
+                locations=[("crlookup/cli.py", 0)],
+                auto_comments=[f"help of `crlookup {name}`"],
+            )
     return catalog
 
 
@@ -64,8 +69,12 @@ def main() -> None:
         else:
             catalog = Catalog(locale=lang, project="crlookup", domain="crlookup")
         catalog.update(pot, no_fuzzy_matching=True)
-        missing = [m.id for m in catalog if m.id and (m.fuzzy or not (
-            all(m.string) if isinstance(m.string, tuple) else m.string))]  # plurals: every form
+        missing = [
+            m.id
+            for m in catalog
+            if m.id
+            and (m.fuzzy or not (all(m.string) if isinstance(m.string, tuple) else m.string))
+        ]  # plurals: every form
         if missing:
             problems.append(f"{lang}: {len(missing)} untranslated: {missing[:3]}")
         buf = io.BytesIO()
@@ -86,7 +95,9 @@ def main() -> None:
 def _body(po: bytes) -> bytes:
     """A .po without its header dates, which change on every write."""
     return b"\n".join(
-        line for line in po.splitlines() if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))
+        line
+        for line in po.splitlines()
+        if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision-Date'))
     )
 
 

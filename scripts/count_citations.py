@@ -111,13 +111,24 @@ def main() -> None:
     found = cited(qs)
     OUT.mkdir(exist_ok=True)
     with open(OUT / "rules.txt", "w", encoding="utf-8", newline="\n") as f:
-        f.write(HEADER.format(what="How many answers to real rules questions cite each rule "
-                              "(one question counts once).", questions=len(qs)))
-        f.writelines(f"{number} {found.counts[number]}\n"
-                     for number in sorted(found.counts, key=sort_key))
+        f.write(
+            HEADER.format(
+                what="How many answers to real rules questions cite each rule "
+                "(one question counts once).",
+                questions=len(qs),
+            )
+        )
+        f.writelines(
+            f"{number} {found.counts[number]}\n" for number in sorted(found.counts, key=sort_key)
+        )
     with open(OUT / "en.txt", "w", encoding="utf-8", newline="\n") as f:
-        f.write(HEADER.format(what="Question words (stems) and the rules answers to questions "
-                              "with them cite unusually often: number:ln(lift).", questions=len(qs)))
+        f.write(
+            HEADER.format(
+                what="Question words (stems) and the rules answers to questions "
+                "with them cite unusually often: number:ln(lift).",
+                questions=len(qs),
+            )
+        )
         for stem in sorted(found.words):
             rules = sorted(found.words[stem].items(), key=lambda p: sort_key(p[0]))
             f.write(stem + " " + " ".join(f"{r}:{v}" for r, v in rules) + "\n")
@@ -127,13 +138,20 @@ def main() -> None:
         writers.update({w for w in an.words(q.text) if len(w) >= MIN_LETTERS and w.isalpha()})
     written = sorted(w for w, n in writers.items() if n >= MIN_WRITERS)
     with open(OUT / "words.txt", "w", encoding="utf-8", newline="\n") as f:
-        f.write(HEADER.format(what=f"Words of {MIN_LETTERS} letters or more that {MIN_WRITERS} or "
-                              "more questions use: players' words, not typos.", questions=len(qs)))
+        f.write(
+            HEADER.format(
+                what=f"Words of {MIN_LETTERS} letters or more that {MIN_WRITERS} or "
+                "more questions use: players' words, not typos.",
+                questions=len(qs),
+            )
+        )
         f.writelines(w + "\n" for w in written)
     pairs = sum(len(v) for v in found.words.values())
-    print(f"crlookup/citations/: {len(found.counts)} rules cited by {len(qs)} questions; "
-          f"{len(found.words)} words with {pairs} rules they ask about; {len(written)} words "
-          "players write")
+    print(
+        f"crlookup/citations/: {len(found.counts)} rules cited by {len(qs)} questions; "
+        f"{len(found.words)} words with {pairs} rules they ask about; {len(written)} words "
+        "players write"
+    )
 
 
 if __name__ == "__main__":

@@ -77,11 +77,15 @@ def main() -> None:
     rows = np.round(matrix / scales[:, None]).astype(np.int8)
     stored = rows * scales[:, None]
     error = 1 - (stored * matrix).sum(axis=1) / (
-        np.linalg.norm(stored, axis=1) * np.linalg.norm(matrix, axis=1))
-    np.savez_compressed(OUT, keys=np.array(keys, dtype="S12"), rows=rows,
-                        scales=scales.astype(np.float32))
-    print(f"{OUT.relative_to(ROOT)}: {len(keys)} vectors, {OUT.stat().st_size / 1e6:.1f} MB, "
-          f"largest cosine error {error.max():.1e}")
+        np.linalg.norm(stored, axis=1) * np.linalg.norm(matrix, axis=1)
+    )
+    np.savez_compressed(
+        OUT, keys=np.array(keys, dtype="S12"), rows=rows, scales=scales.astype(np.float32)
+    )
+    print(
+        f"{OUT.relative_to(ROOT)}: {len(keys)} vectors, {OUT.stat().st_size / 1e6:.1f} MB, "
+        f"largest cosine error {error.max():.1e}"
+    )
 
 
 if __name__ == "__main__":

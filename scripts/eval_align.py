@@ -34,15 +34,22 @@ def main() -> None:
         same = 0
         for r in (r for r in lib.entries(old) if r.kind in ("rule", "subrule")):
             b = new_text.get(r.number)
-            baseline = "removed" if b is None else "unchanged" if (
-                b.text == r.text and b.examples == r.examples) else "changed"
+            baseline = (
+                "removed"
+                if b is None
+                else "unchanged"
+                if (b.text == r.text and b.examples == r.examples)
+                else "changed"
+            )
             m = matches[r.number]
             ours = m.kind
             if baseline == ours or (baseline == "changed" and ours == "changed"):
                 same += 1
                 if ours == "changed":
-                    reasons["agree: changed (of which typography only: "
-                            f"{'yes' if m.typography else 'no'})"] += 1
+                    reasons[
+                        "agree: changed (of which typography only: "
+                        f"{'yes' if m.typography else 'no'})"
+                    ] += 1
                 continue
             if ours == "moved":
                 why = "renumbered: same rule at a new number"
@@ -56,8 +63,10 @@ def main() -> None:
                 why = f"baseline {baseline}, alignment {ours}"
             reasons[why] += 1
         total = sum(1 for r in lib.entries(old) if r.kind in ("rule", "subrule"))
-        print(f"{old} -> {new}: {total} rules and subrules; {total - same} differ from the "
-              f"same-number-same-text baseline ({(total - same) / total:.1%})")
+        print(
+            f"{old} -> {new}: {total} rules and subrules; {total - same} differ from the "
+            f"same-number-same-text baseline ({(total - same) / total:.1%})"
+        )
         for why, n in reasons.most_common():
             print(f"  {n:5}  {why}")
 

@@ -59,8 +59,10 @@ def related(a: str, b: str) -> bool:
 
 def under(number: str, gold: str) -> bool:
     """`number` is `gold` or a subrule of it (702.19b under 702.19; 702.19 not under 702.19b)."""
-    return number == gold or number.startswith(gold + ".") or (
-        "." in gold and rule_of(number) == gold and number != gold
+    return (
+        number == gold
+        or number.startswith(gold + ".")
+        or ("." in gold and rule_of(number) == gold and number != gold)
     )
 
 
@@ -76,8 +78,12 @@ def stackexchange(path: Path, field: str, limit: int | None):
             item = json.loads(line)
             if item.get("cited_rules"):
                 text = " ".join(item[field].split()[:MAX_WORDS])
-                yield {"question": text, "lang": "en", "gold": item["cited_rules"],
-                       "citations": halves[k % 2]}
+                yield {
+                    "question": text,
+                    "lang": "en",
+                    "gold": item["cited_rules"],
+                    "citations": halves[k % 2],
+                }
                 k += 1
                 if limit is not None:
                     limit -= 1
@@ -129,20 +135,31 @@ def evaluate(systems: Systems, items, match, misses: bool, label: str) -> dict:
             t = time.perf_counter()
             found = run(item["question"], item.get("lang", "en"), item.get("citations"))
             times.append(time.perf_counter() - t)
-            rank = next((r for r, num in enumerate(found, 1)
-                         if any(match(num, g) for g in item["gold"])), None)
+            rank = next(
+                (r for r, num in enumerate(found, 1) if any(match(num, g) for g in item["gold"])),
+                None,
+            )
             if rank:
                 h1 += rank == 1
                 h5 += rank <= 5
                 rr += 1 / rank
             if misses and name == "ask" and (rank is None or rank > 1):
-                print(f"  [{rank or '-'}] {item['question'][:90]}  gold {item['gold']}  got {found[:5]}")
-        out[name] = {"n": n, "hit@1": h1 / n, "hit@5": h5 / n, "mrr": rr / n,
-                     "median_ms": statistics.median(times) * 1000}
+                print(
+                    f"  [{rank or '-'}] {item['question'][:90]}  gold {item['gold']}  got {found[:5]}"
+                )
+        out[name] = {
+            "n": n,
+            "hit@1": h1 / n,
+            "hit@5": h5 / n,
+            "mrr": rr / n,
+            "median_ms": statistics.median(times) * 1000,
+        }
     print(f"{label} ({next(iter(out.values()))['n']} questions)")
     for name, m in out.items():
-        print(f"  {name:6}  hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR {m['mrr']:.3f}"
-              f"  (median {m['median_ms']:.1f} ms a question)")
+        print(
+            f"  {name:6}  hit@1 {m['hit@1']:.3f}  hit@5 {m['hit@5']:.3f}  MRR {m['mrr']:.3f}"
+            f"  (median {m['median_ms']:.1f} ms a question)"
+        )
     return out
 
 
@@ -152,12 +169,22 @@ def evaluate_set(systems: Systems, items, misses: bool, label: str) -> None:
     evaluate(systems, items, under, misses, label)
     langs = sorted({i.get("lang", "en") for i in items})
     for lang in langs if len(langs) > 1 else ():
-        evaluate(systems, [i for i in items if i.get("lang", "en") == lang], under, False,
-                 f"  of which {lang}")
+        evaluate(
+            systems,
+            [i for i in items if i.get("lang", "en") == lang],
+            under,
+            False,
+            f"  of which {lang}",
+        )
     if items and all("card" in i for i in items):
         for part, needs in (("needing no card's text", False), ("needing a card's text", True)):
-            evaluate(systems, [i for i in items if bool(i["card"]) == needs], under, False,
-                     f"  of which {part}")
+            evaluate(
+                systems,
+                [i for i in items if bool(i["card"]) == needs],
+                under,
+                False,
+                f"  of which {part}",
+            )
 
 
 def main() -> None:

@@ -21,14 +21,21 @@ from pathlib import Path
 from crlookup.errors import QueryError
 from crlookup.numbers import rule_of
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
+DEFAULT = (
+    Path(__file__).resolve().parents[2] / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
+)
 
 
 def related(a: str, b: str) -> bool:
     """The same rule, or one is a subrule (or rule) of the other, or a rule of the other's
     section."""
-    return (a == b or a.startswith(b + ".") or b.startswith(a + ".")
-            or rule_of(a) == b or rule_of(b) == a)
+    return (
+        a == b
+        or a.startswith(b + ".")
+        or b.startswith(a + ".")
+        or rule_of(a) == b
+        or rule_of(b) == a
+    )
 
 
 def questions(path: Path, field: str, limit: int | None):
@@ -75,8 +82,10 @@ def main() -> None:
     print(f"{n} questions with cited rules ({args.field}s as queries), edition {edition}")
     for k, v in hits.items():
         print(f"hit@{k}: {v / n:.3f} ({v})")
-    print(f"query time: median {statistics.median(times) * 1000:.1f} ms, "
-          f"p90 {sorted(times)[int(0.9 * len(times))] * 1000:.1f} ms")
+    print(
+        f"query time: median {statistics.median(times) * 1000:.1f} ms, "
+        f"p90 {sorted(times)[int(0.9 * len(times))] * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

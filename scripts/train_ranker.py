@@ -56,8 +56,15 @@ def examples(lib, edition: str) -> list[dict]:
         for text in r.examples:
             text = re.sub(r"^(Example|Пример):\s*", "", text).strip()
             if text:
-                out.append({"question": text, "lang": "en", "gold": [r.number],
-                            "weight": EXAMPLE, "from": "example"})
+                out.append(
+                    {
+                        "question": text,
+                        "lang": "en",
+                        "gold": [r.number],
+                        "weight": EXAMPLE,
+                        "from": "example",
+                    }
+                )
     return out
 
 
@@ -68,8 +75,10 @@ def near_duplicates(items: list[dict], kept_out: list[dict]) -> list[bool]:
 
     vec = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)
     vec.fit([i["question"] for i in items + kept_out])
-    sims = cosine_similarity(vec.transform([i["question"] for i in items]),
-                             vec.transform([i["question"] for i in kept_out]))
+    sims = cosine_similarity(
+        vec.transform([i["question"] for i in items]),
+        vec.transform([i["question"] for i in kept_out]),
+    )
     return (sims.max(axis=1) >= NEAR).tolist()
 
 
@@ -95,8 +104,7 @@ class Described:
             return
         self.args = (lex, q, scores, reasons, similar)
         self.rows = np.array(ranking.features(lex, q, scores, reasons, similar, chosen))
-        self.right = np.array([any(under(lex.numbers[i], g) for g in item["gold"])
-                               for i in chosen])
+        self.right = np.array([any(under(lex.numbers[i], g) for g in item["gold"]) for i in chosen])
 
     def useful(self) -> bool:
         return bool(self.right.any() and (~self.right).any())
@@ -134,8 +142,9 @@ def measure(described: list[Described], weights: list[float]) -> dict:
     h1 = h5 = rr = 0.0
     for d in described:
         found = d.found(weights)
-        place = next((p for p, n in enumerate(found, 1)
-                      if any(under(n, g) for g in d.item["gold"])), None)
+        place = next(
+            (p for p, n in enumerate(found, 1) if any(under(n, g) for g in d.item["gold"])), None
+        )
         if place:
             h1 += place == 1
             h5 += place <= 5
@@ -159,8 +168,10 @@ def train() -> dict:
         if n:
             dropped[item["from"]] = dropped.get(item["from"], 0) + 1
     items = [i for i, n in zip(ours + extra, near) if not n]
-    print(f"{len(items)} training questions (dropped as close to a kept-out one: {dropped})",
-          file=sys.stderr)
+    print(
+        f"{len(items)} training questions (dropped as close to a kept-out one: {dropped})",
+        file=sys.stderr,
+    )
     described = []
     for n, item in enumerate(items, 1):
         described.append(Described(lib, lexicons, item))
@@ -202,8 +213,10 @@ def main() -> None:
         print(f"{OUT.relative_to(ROOT)}: {'up to date' if same else 'differs'}")
         sys.exit(0 if same else 1)
     OUT.write_text(text, encoding="utf-8")
-    print(f"{OUT.relative_to(ROOT)}: {made['trained_on']}, own set cross-validated "
-          f"{made['own_cross_validated']}")
+    print(
+        f"{OUT.relative_to(ROOT)}: {made['trained_on']}, own set cross-validated "
+        f"{made['own_cross_validated']}"
+    )
 
 
 if __name__ == "__main__":

@@ -89,8 +89,15 @@ def private_home(built_home, tmp_path, monkeypatch) -> Path:
     return home
 
 
-SMALL_CARDS = ("Giant Spider", "Serra Angel", "Bonecrusher Giant // Stomp", "Kitchen Finks",
-               "Fire // Ice", "Teferi, Hero of Dominaria", "Teferi, Time Raveler")
+SMALL_CARDS = (
+    "Giant Spider",
+    "Serra Angel",
+    "Bonecrusher Giant // Stomp",
+    "Kitchen Finks",
+    "Fire // Ice",
+    "Teferi, Hero of Dominaria",
+    "Teferi, Time Raveler",
+)
 
 
 def card_lines(names=SMALL_CARDS) -> list[bytes]:
@@ -115,16 +122,21 @@ def small_data(tmp_path, monkeypatch) -> Path:
     edition = "cr-2010-07-16-en-section702-webpage.txt"
     shutil.copy(DATA / edition, data / edition)
     (data / "cards.jsonl.gz").write_bytes(gzip.compress(b"\n".join(card_lines()) + b"\n"))
-    manifest = {"sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}],
-                "cards": {"file": "cards.jsonl.gz", "format": "cards"}}
+    manifest = {
+        "sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}],
+        "cards": {"file": "cards.jsonl.gz", "format": "cards"},
+    }
     (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     monkeypatch.setenv("CRLOOKUP_DATA", str(data))  # for the processes a test starts too
     monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
     return data
 
 
-SMALL_ARCHIVE = ("MagicCompRules-2003-03-15.txt", "MagicCompRules-2003-07-01.txt",
-                 "MagicCompRules-2004-10-01.txt")
+SMALL_ARCHIVE = (
+    "MagicCompRules-2003-03-15.txt",
+    "MagicCompRules-2003-07-01.txt",
+    "MagicCompRules-2004-10-01.txt",
+)
 
 
 def write_archive(path: Path, names) -> None:

@@ -19,7 +19,9 @@ def rewrite(library):
     return pairs(library, "en-2009-02-01", "en-2009-07-11")
 
 
-@pytest.mark.parametrize("old, new", [("502.41b", "702.3b"), ("502.63", "702.2"), ("502.9", "702.17")])
+@pytest.mark.parametrize(
+    "old, new", [("502.41b", "702.3b"), ("502.63", "702.2"), ("502.9", "702.17")]
+)
 def test_the_july_2009_rewrite(rewrite, old, new):
     assert rewrite[old].new == new and rewrite[old].kind == "moved"
 
@@ -49,21 +51,31 @@ def test_boilerplate_is_not_matched_across_keywords():
     def rule(n, title):
         return Rule(n, "rule", title, Source("x", 1), title=title)
 
-    old = [rule("702.2", "Deathtouch"), sub("702.2f", "Multiple instances of deathtouch on the same object are redundant.")]
-    new = [rule("702.9", "Flying"), sub("702.9c", "Multiple instances of flying on the same object are redundant.")]
+    old = [
+        rule("702.2", "Deathtouch"),
+        sub("702.2f", "Multiple instances of deathtouch on the same object are redundant."),
+    ]
+    new = [
+        rule("702.9", "Flying"),
+        sub("702.9c", "Multiple instances of flying on the same object are redundant."),
+    ]
     kinds = {m.kind for m in align.align(old, new)}
     assert kinds == {"removed", "added"}
 
 
 def test_renumbered_reference_is_not_a_content_change():
-    a = Rule("100.1", "rule", "See rule 510.1c.", Source("x", 1), refs=(Reference("510.1c", "510.1c"),))
-    b = Rule("100.1", "rule", "See rule 511.1c.", Source("y", 1), refs=(Reference("511.1c", "511.1c"),))
+    a = Rule(
+        "100.1", "rule", "See rule 510.1c.", Source("x", 1), refs=(Reference("510.1c", "510.1c"),)
+    )
+    b = Rule(
+        "100.1", "rule", "See rule 511.1c.", Source("y", 1), refs=(Reference("511.1c", "511.1c"),)
+    )
     [m] = align.align([a], [b])
     assert m.kind == "changed" and m.refs_only and m.similarity == 100.0
 
 
 def test_typography_only():
-    a = Rule("100.1", "rule", "A player's \"turn\" - see", Source("x", 1))
+    a = Rule("100.1", "rule", 'A player\'s "turn" - see', Source("x", 1))
     b = Rule("100.1", "rule", "A player’s “turn” – see", Source("y", 1))
     [m] = align.align([a], [b])
     assert m.kind == "changed" and m.typography and not m.refs_only
@@ -72,7 +84,10 @@ def test_typography_only():
 
 def test_word_diff():
     assert align.word_diff("deal 2 damage to it", "deal 3 damage to it") == [
-        ("=", "deal"), ("-", "2"), ("+", "3"), ("=", "damage to it"),
+        ("=", "deal"),
+        ("-", "2"),
+        ("+", "3"),
+        ("=", "damage to it"),
     ]
 
 
@@ -88,6 +103,7 @@ def test_word_diff_runs_are_both_texts(old, new):
     words up to typography (a word only retyped, "it's" for "it’s", is kept, not replaced)."""
     ops = align.word_diff(" ".join(old), " ".join(new))
     assert " ".join(t for op, t in ops if op != "-").split() == new
+
     def plain(words):
         return [align.plain_marks(w) for w in words]
 
@@ -102,9 +118,17 @@ def test_plain_marks_keeps_the_words_in_place(text):
 def test_history_across_2009(library):
     steps = history.timeline(library, "en-2026-08-07", "702.2")
     # deathtouch came with Future Sight (2007) at 502.63, and became 702.2 in July 2009
-    assert (steps[0].edition, steps[0].number, steps[0].change) == ("en-2007-05-01", "502.63", "added")
+    assert (steps[0].edition, steps[0].number, steps[0].change) == (
+        "en-2007-05-01",
+        "502.63",
+        "added",
+    )
     [july] = [s for s in steps if s.edition == "en-2009-07-11"]
-    assert (july.number, july.change, july.previous) == ("702.2", "moved", ("en-2009-05-01", "502.63"))
+    assert (july.number, july.change, july.previous) == (
+        "702.2",
+        "moved",
+        ("en-2009-05-01", "502.63"),
+    )
     assert steps[-1].edition == "en-2026-08-07"
     assert [s.date for s in steps] == sorted(s.date for s in steps)  # as they took effect
 

@@ -119,8 +119,9 @@ def test_the_measure_sees_a_merged_entry(members, editions, fidelity):
     assert ("724.3a", fidelity.normalise(e.rules[i].text)) in result.missed
 
 
-def test_the_script_fails_below_the_threshold(members, editions, fidelity, tmp_path, capsys,
-                                               monkeypatch):
+def test_the_script_fails_below_the_threshold(
+    members, editions, fidelity, tmp_path, capsys, monkeypatch
+):
     """scripts/fidelity.py prints its table and exits 1 when an edition falls below 0.995."""
     name = member("2021-09-24")
     small = tmp_path / "one.tar"
@@ -321,7 +322,9 @@ def test_hard_wrapped_files(editions, day):
     assert "Snow-Covered Swamp" in text_all and "Snow- Covered" not in text_all
     examples = "\n".join(x for r in e.rules for x in r.examples)
     assert "-1/-1 until end of turn" in examples
-    assert not any("out of sequence" in n or ("printed" in n and "period" not in n) for n in e.notes)
+    assert not any(
+        "out of sequence" in n or ("printed" in n and "period" not in n) for n in e.notes
+    )
 
 
 def test_2003_10_01_wrapped_rule_number_is_text(editions):
@@ -438,7 +441,9 @@ def test_a_member_that_is_no_cr_is_a_source_error(data, message):
 
 # --- properties of the text parser ---------------------------------------------------------
 
-HEADER = "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of May 1, 2030.\n\n"
+HEADER = (
+    "Magic: The Gathering Comprehensive Rules\n\nThese rules are effective as of May 1, 2030.\n\n"
+)
 
 
 def _sample_lines() -> list[str]:

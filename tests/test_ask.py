@@ -45,19 +45,27 @@ def numbers(library, question, **options):
     ("question", "rule", "within"),
     [
         ("Can a creature with defender attack?", "702.3b", 1),
-        ("If two legendary permanents with the same name are on my side, what happens?", "704.5j", 1),
+        (
+            "If two legendary permanents with the same name are on my side, what happens?",
+            "704.5j",
+            1,
+        ),
         # 702.17b (Reach) says the same as 702.9b, word for word
         ("can a creature with flying be blocked by a creature with reach?", "702.9b", 2),
         ("How many lands can I play each turn?", "305.2", 1),  # 305.2 or a subrule of it
         ("Can I respond to a mana ability?", "605.3b", 2),
         ("Does deathtuch work with damage from a noncombat source like a fight?", "702.2b", 5),
         ("Может ли существо с защитником атаковать?", "702.3b", 1),
-        ("Существо с полётом может заблокировать только существо с полётом или с захватом?", "702.9b", 2),
+        (
+            "Существо с полётом может заблокировать только существо с полётом или с захватом?",
+            "702.9b",
+            2,
+        ),
     ],
 )
 def test_questions_with_one_deciding_rule(library, question, rule, within):
     found = numbers(library, question)[:within]
-    assert any(n == rule or (n.startswith(rule) and n[len(rule):].isalpha()) for n in found), found
+    assert any(n == rule or (n.startswith(rule) and n[len(rule) :].isalpha()) for n in found), found
 
 
 def test_russian_questions_are_answered_from_the_russian_edition(library):
@@ -97,12 +105,14 @@ def test_terms_misspellings_and_inflections_are_recognised(library):
     ],
 )
 def test_terms_with_the_same_stems_are_told_apart_by_their_words(library, question, name, number):
-    """"commander" and "command", "phasing" and "phase", "equipment" and "equip" share their
+    """ "commander" and "command", "phasing" and "phase", "equipment" and "equip" share their
     stems but not their meaning; so do a keyword action and a thing ("countered", "you exile":
     the actions; "a +1/+1 counter", "from exile": counters, the zone); one read is the other
     not."""
     lex = ask.lexicon(library, EN)
-    found = {(lex.terms[k].name, lex.terms[k].number) for k, _ in ask.understand(lex, question).terms}
+    found = {
+        (lex.terms[k].name, lex.terms[k].number) for k, _ in ask.understand(lex, question).terms
+    }
     assert (name, number) in found, found
     if name in ("Counter", "Counters", "Exile"):
         assert len([n for n, _number in found if n in ("Counter", "Counters", "Exile")]) == 1, found
@@ -120,22 +130,38 @@ def test_inflected_is_symmetric_and_knows_plurals(words, others):
     assert an.inflected(words, [w if w.endswith("s") else w + "s" for w in words])
 
 
-_REF = st.tuples(st.integers(100, 999), st.integers(1, 99),
-                 st.sampled_from(["", "a", "b", "aa", "с"]))  # "с": a Cyrillic look-alike
-_CITING = st.sampled_from(["see rule {}", "rules {} and {}", "(see rule {})", "rule {}–g",
-                           "смотрите правило {}", "See rule {}."])
+_REF = st.tuples(
+    st.integers(100, 999), st.integers(1, 99), st.sampled_from(["", "a", "b", "aa", "с"])
+)  # "с": a Cyrillic look-alike
+_CITING = st.sampled_from(
+    [
+        "see rule {}",
+        "rules {} and {}",
+        "(see rule {})",
+        "rule {}–g",
+        "смотрите правило {}",
+        "See rule {}.",
+    ]
+)
 
 
-@given(st.lists(_WORD | st.sampled_from(["20", "9", "rule", "1000"]), max_size=8),
-       st.lists(st.tuples(_CITING, _REF, _REF), max_size=3))
+@given(
+    st.lists(_WORD | st.sampled_from(["20", "9", "rule", "1000"]), max_size=8),
+    st.lists(st.tuples(_CITING, _REF, _REF), max_size=3),
+)
 def test_a_cited_rule_number_is_no_word_of_the_text(words, citing):
     """The numbers of the rules a text cites ("see rule 117.9", "rule 702", "section 5") are left
     out of its words, and counted; the text's own words and numbers ("20 life", "rule 20") stay,
     in order."""
     an = _EN
-    assert _references(an, "See rule 702. Rules 100 and 20") == (["see", "rule", "rules", "and", "20"], 2)
+    assert _references(an, "See rule 702. Rules 100 and 20") == (
+        ["see", "rule", "rules", "and", "20"],
+        2,
+    )
     assert _references(an, "See section 5, “Turn Structure.” Rule 5") == (
-        ["see", "section", "turn", "structure", "rule", "5"], 1)
+        ["see", "section", "turn", "structure", "rule", "5"],
+        1,
+    )
     cited, forms, count = [], [], 0
     for form, *cites in citing:
         used = cites[: form.count("{}")]
@@ -156,7 +182,10 @@ def test_a_rule_named_by_number_comes_first(library):
     assert asked.answers[0].why[0] == "117.3c is named in the question"
     assert asked.question.rules == ("117.3c",)
     assert [a.number for a in ask.ask(library, "What does rule 702.19 say?", limit=3).answers] == [
-        "702.19a", "702.19b", "702.19c"]
+        "702.19a",
+        "702.19b",
+        "702.19c",
+    ]
     assert ask.ask(library, "Что говорит правило 702.19с?", limit=1).answers[0].number == "702.19c"
     lex = ask.lexicon(library, EN)
     q = ask.understand(lex, "Does 999.9z or 702.19b apply with 20 life?")
@@ -169,11 +198,13 @@ def test_card_names_are_not_taken_for_typos(library):
     lex = ask.lexicon(library, EN)
     q = ask.understand(lex, "Can I Vindicate the emblem? Sacrafice it to my Viscera Seer.")
     assert q.corrections == [("sacrafice", "sacrifice")]
-    assert ask.understand(lex, "Deathtuch: does it work?").corrections == [("deathtuch", "deathtouch")]
+    assert ask.understand(lex, "Deathtuch: does it work?").corrections == [
+        ("deathtuch", "deathtouch")
+    ]
 
 
 def test_words_players_write_are_not_taken_for_typos(library):
-    """"sure", "seems", "dead" are no typos of the rules' "surge", "sees", "dread" (and "surge"
+    """ "sure", "seems", "dead" are no typos of the rules' "surge", "sees", "dread" (and "surge"
     is a keyword: it was recognised in every question a player was not sure about)."""
     lex = ask.lexicon(library, EN)
     words = written("en")
@@ -185,7 +216,7 @@ def test_words_players_write_are_not_taken_for_typos(library):
 
 
 def test_a_cards_name_names_a_keyword_only_by_the_keywords_own_word(library):
-    """"Evolving Wilds" is no Evolve, "Doubling Season" no Double; "Mutate" written so is."""
+    """ "Evolving Wilds" is no Evolve, "Doubling Season" no Double; "Mutate" written so is."""
     lex = ask.lexicon(library, EN)
 
     def terms(question):
@@ -202,8 +233,12 @@ def test_a_word_is_not_corrected_into_another_by_its_first_letter(library):
     assert q.corrections == [("сущесвто", "существо")]  # "уходит" (leaves) is not "ходит"
 
 
-@given(st.lists(st.sampled_from(["Can", "I", "Vindicate", "it", "MDFC", "“Seer”", ".", "?", "(X)", "my"]),
-                max_size=10))
+@given(
+    st.lists(
+        st.sampled_from(["Can", "I", "Vindicate", "it", "MDFC", "“Seer”", ".", "?", "(X)", "my"]),
+        max_size=10,
+    )
+)
 def test_names_are_capitalised_words_inside_sentences(words):
     text = " ".join(words)
     names = Analyzer("en").names(text)
@@ -214,7 +249,9 @@ def test_names_are_capitalised_words_inside_sentences(words):
 
 def test_zones_steps_counters_and_numbers(library):
     lex = ask.lexicon(library, EN)
-    q = ask.understand(lex, "During my upkeep I have three loyalty counters and 20 life in the graveyard")
+    q = ask.understand(
+        lex, "During my upkeep I have three loyalty counters and 20 life in the graveyard"
+    )
     names = {lex.terms[k].name for k, _ in q.terms}
     assert {"Upkeep Step", "Loyalty", "Graveyard"} <= names or {"Upkeep Step", "Graveyard"} <= names
     assert "Life" in names or "Life Total" in names
@@ -235,13 +272,17 @@ def test_players_phrases_are_read_as_the_rules_words(library):
     assert "“blink” read as" in why
 
 
-@pytest.mark.parametrize("question, said, not_said", [
-    ("I floated mana in my upkeep. Is it still there in my draw step?", "floated mana", None),
-    ("Their unblocked 3/3 hits me for 3. Do I survive?", None, "unblocked"),  # not unblockable
-    ("My Murderous Rider died. Where does it go?", None, "murderous"),  # not "murder"
-])
-def test_players_phrases_are_their_words_not_others_with_their_stems(library, question, said,
-                                                                        not_said):
+@pytest.mark.parametrize(
+    "question, said, not_said",
+    [
+        ("I floated mana in my upkeep. Is it still there in my draw step?", "floated mana", None),
+        ("Their unblocked 3/3 hits me for 3. Do I survive?", None, "unblocked"),  # not unblockable
+        ("My Murderous Rider died. Where does it go?", None, "murderous"),  # not "murder"
+    ],
+)
+def test_players_phrases_are_their_words_not_others_with_their_stems(
+    library, question, said, not_said
+):
     lex = ask.lexicon(library, EN)
     phrases = dict(ask.understand(lex, question).phrases)
     if said:
@@ -260,14 +301,20 @@ def test_a_phrase_with_a_gap_is_as_long_as_it_reaches_and_its_gap_stays_free(lib
     assert [said for said, _meant in q.phrases] == ["cast pump spell this turn", "pump spell"]
 
 
-@pytest.mark.parametrize("question, said", [
-    ("I +1'd my Teferi in my first main phase. After combat can I also use his -3?", ["+1'd", "-3"]),
-    ("Can I +1 and then −3 my Teferi in the same turn?", ["+1", "−3"]),
-    ("Можно ли за ход активировать у planeswalker'а сначала +1, а потом ещё −2?", ["+1", "−2"]),
-    ("My 2/2 has a +1/+1 counter and gets -1/-1 until end of turn. What is it now?", []),
-    ("I'm at 3. Can I pay 4 life and just go to -1?", []),
-    ("Does the -3 toughness from my spell kill it, or the -2 power?", []),
-])
+@pytest.mark.parametrize(
+    "question, said",
+    [
+        (
+            "I +1'd my Teferi in my first main phase. After combat can I also use his -3?",
+            ["+1'd", "-3"],
+        ),
+        ("Can I +1 and then −3 my Teferi in the same turn?", ["+1", "−3"]),
+        ("Можно ли за ход активировать у planeswalker'а сначала +1, а потом ещё −2?", ["+1", "−2"]),
+        ("My 2/2 has a +1/+1 counter and gets -1/-1 until end of turn. What is it now?", []),
+        ("I'm at 3. Can I pay 4 life and just go to -1?", []),
+        ("Does the -3 toughness from my spell kill it, or the -2 power?", []),
+    ],
+)
 def test_signed_numbers_name_loyalty_abilities(library, question, said):
     lex = ask.lexicon(library, RU if ask.detect_lang(question) == "ru" else EN)
     q = ask.understand(lex, question)
@@ -317,16 +364,19 @@ def _context_stems(library, lex, edition, number):
     return set(lex.analyzer.stems(cited))
 
 
-@pytest.mark.parametrize("question", [
-    "Deathtuch and tramlpe: how is damage assigned among the blockers?",
-    "Can I respond to 117.3c?",
-    "Can I activate two loyalty abilities of the same planeswalker in one turn?",
-    "What happens to an aura when the creature it enchants is bounced?",
-    "Может ли существо с защитником атаковать?",
-    "Можно ли пожертвовать существо с неразрушимостью?",
-    "Что делать, если у меня в руке 9 карт?",  # 601.2b cites 117.9: no 9 matched
-    "What if I have 8 cards in hand when my turn ends?",  # nor 8 in 601.2b (118.8)
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Deathtuch and tramlpe: how is damage assigned among the blockers?",
+        "Can I respond to 117.3c?",
+        "Can I activate two loyalty abilities of the same planeswalker in one turn?",
+        "What happens to an aura when the creature it enchants is bounced?",
+        "Может ли существо с защитником атаковать?",
+        "Можно ли пожертвовать существо с неразрушимостью?",
+        "Что делать, если у меня в руке 9 карт?",  # 601.2b cites 117.9: no 9 matched
+        "What if I have 8 cards in hand when my turn ends?",  # nor 8 in 601.2b (118.8)
+    ],
+)
 def test_why_is_truthful(library, question):
     asked = ask.ask(library, question, limit=8)
     lex = ask.lexicon(library, asked.searched)
@@ -394,8 +444,9 @@ def test_rules_judges_cite_weigh_more(library):
     assert reasons[i]["judged"] == cited.counts["509.1h"] > 0
     assert "block" in [stem for _lift, stem in reasons[i]["asked"]]  # questions on blocking cite it
     assert with_counts[i] > without[i]
-    never = next(i for i in without
-                 if not {lex.numbers[i], rule_of(lex.numbers[i])} & set(cited.counts))
+    never = next(
+        i for i in without if not {lex.numbers[i], rule_of(lex.numbers[i])} & set(cited.counts)
+    )
     assert with_counts[never] == without[never]
     assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == ({}, {})
     assert ask.lexicon(library, RU).citations is ask.citations()
@@ -428,8 +479,10 @@ def test_answers_carry_their_rule_or_section_title(library):
     for lang in (None, "ru"):
         asked = ask.ask(library, "When do I choose the value of X for a spell I cast?", lang=lang)
         assert all(a.title for a in asked.answers), asked.answers
-    found = {a.number: a.title for a in ask.ask(library, "When do I announce X while casting a spell?",
-                                                   limit=10).answers}
+    found = {
+        a.number: a.title
+        for a in ask.ask(library, "When do I announce X while casting a spell?", limit=10).answers
+    }
     assert any(n.startswith("601.2") and t == "Casting Spells" for n, t in found.items()), found
 
 
@@ -462,8 +515,11 @@ def test_a_saved_lexicon_reads_back_as_built(library):
     assert saved.postings["trampl"] == built.postings["trampl"]
     assert len(built.terms) > 700  # keywords, sections and glossary headwords
     # answers are rules and subrules with text of their own: a heading ("702.19. Trample") is not
-    answerable = [r for r in library.entries(EN)
-                  if r.kind in ("rule", "subrule") and r.text and r.text != r.title]
+    answerable = [
+        r
+        for r in library.entries(EN)
+        if r.kind in ("rule", "subrule") and r.text and r.text != r.title
+    ]
     assert saved.count == len(answerable) == 2893
 
 
@@ -495,8 +551,11 @@ def test_ask_json_has_the_answers_and_how_the_question_was_read():
     whole = json.loads(run("ask", "Can a creature with defender attack?", "--json", "--limit", "3"))
     assert whole["question"] == "Can a creature with defender attack?"
     assert whole["read_against"] == EN
-    assert whole["read_as"] == ["creature (card type 302)", "defender (keyword ability 702.3)",
-                                "attack (glossary term 508)"]
+    assert whole["read_as"] == [
+        "creature (card type 302)",
+        "defender (keyword ability 702.3)",
+        "attack (glossary term 508)",
+    ]
     data = whole["answers"]
     assert len(data) == 3
     assert set(data[0]) >= {"edition", "number", "text", "score", "why"}
@@ -510,7 +569,8 @@ def test_ask_for_people():
     out = run("ask", "Can a creature with defender attack?", "--limit", "1")
     assert " ".join(out.split("\n\n")[0].split()) == (
         "Read as: creature (card type 302); defender (keyword ability 702.3); "
-        "attack (glossary term 508)")
+        "attack (glossary term 508)"
+    )
     assert "1. 702.3b Defender  en-2026-08-07" in out
     assert "· words matched: creature, defender, attack" in out
     # a term the glossary sends to a whole chapter: "See section 4, “Zones.”"
@@ -520,7 +580,9 @@ def test_ask_for_people():
 
 
 def test_ask_in_russian_shows_english_rules_with_lang():
-    data = json.loads(run("ask", "Может ли существо с защитником атаковать?", "--lang", "en", "--json"))["answers"]
+    data = json.loads(
+        run("ask", "Может ли существо с защитником атаковать?", "--lang", "en", "--json")
+    )["answers"]
     assert data[0]["edition"] == EN and data[0]["number"] == "702.3b"
     assert "the counterpart of ru-2019-01-25 702.3b" in data[0]["why"]
 
@@ -547,7 +609,9 @@ def test_unknown_edition_is_not_found():
     assert out.startswith("no edition en-1999-01-01")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(max_size=300))
 def test_any_text_is_read_or_refused(library, text):
     lex = ask.lexicon(library, EN)
@@ -582,14 +646,21 @@ def test_ask_imports_only_what_it_needs():
 # (found by crlookup.cards.Cards.named_in, with the lexicon's words, rules words and terms)
 
 
-@pytest.mark.parametrize(("question", "rule", "within"), [
-    # none of these questions says what decides it: the cards it names do
-    ("Can my Giant Spider block his Serra Angel?", "702.17b", 3),  # reach
-    # the learned ranking puts 608.2b (a target gone when the spell resolves) first
-    ("Opponent cast Krosan Grip on my creature. Can I sacrifice it in response?", "702.61", 2),
-    ("My Glistener Elf got through unblocked. Does the player lose life?", "702.90b", 3),  # infect
-    ("Can I cast the creature half of Bonecrusher Giant after its Stomp resolved?", "715.3", 5),
-])
+@pytest.mark.parametrize(
+    ("question", "rule", "within"),
+    [
+        # none of these questions says what decides it: the cards it names do
+        ("Can my Giant Spider block his Serra Angel?", "702.17b", 3),  # reach
+        # the learned ranking puts 608.2b (a target gone when the spell resolves) first
+        ("Opponent cast Krosan Grip on my creature. Can I sacrifice it in response?", "702.61", 2),
+        (
+            "My Glistener Elf got through unblocked. Does the player lose life?",
+            "702.90b",
+            3,
+        ),  # infect
+        ("Can I cast the creature half of Bonecrusher Giant after its Stomp resolved?", "715.3", 5),
+    ],
+)
 def test_questions_decided_by_the_cards_they_name(library, question, rule, within):
     found = numbers(library, question)[:within]
     assert any(n == rule or n.startswith(rule) for n in found), found
@@ -607,7 +678,8 @@ def test_a_card_is_read_only_where_the_question_reads_one(library):
     lex = ask.lexicon(library, EN)
     assert ask.understand(lex, "Can a creature with vigilance block?", library).cards == ()
     assert ask.understand(lex, "I cast Vigilance on my creature.", library).cards == (
-        ("Vigilance", "Vigilance"),)
+        ("Vigilance", "Vigilance"),
+    )
 
 
 def test_card_evidence_only_where_the_question_points(library):
@@ -620,14 +692,19 @@ def test_card_evidence_only_where_the_question_points(library):
 def test_cards_in_a_russian_question(library):
     asked = ask.ask(library, "Может ли мой Giant Spider заблокировать Serra Angel?")
     assert asked.searched == RU
-    assert asked.question.cards == (("Giant Spider", "Giant Spider"), ("Serra Angel", "Serra Angel"))
+    assert asked.question.cards == (
+        ("Giant Spider", "Giant Spider"),
+        ("Serra Angel", "Serra Angel"),
+    )
     top = [a.number for a in asked.answers[:3]]
     assert "702.9b" in top or "702.17b" in top, top
 
 
 def test_ask_output_reads_cards_as_cards():
     out = run("ask", "Can my Giant Spider block his Serra Angel?", "--limit", "1")
-    assert out.startswith("Read as: Giant Spider (card); Serra Angel (card); block (glossary term 509)")
+    assert out.startswith(
+        "Read as: Giant Spider (card); Serra Angel (card); block (glossary term 509)"
+    )
     assert "· Serra Angel (card): flying → 702.9b" in out
 
 
@@ -642,42 +719,69 @@ def read(library):
     return names
 
 
-@pytest.mark.parametrize("question, expected", [
-    ("Can my Giant Spider block his Serra Angel?",
-     [("Giant Spider", "Giant Spider"), ("Serra Angel", "Serra Angel")]),
-    ("Is Deathrite Shaman's mana ability something my opponent can respond to?",
-     [("Deathrite Shaman's", "Deathrite Shaman")]),
-    ("I Giant Growthed my Glistener Elf and it hit him for 4.",
-     [("Giant Growthed", "Giant Growth"), ("Glistener Elf", "Glistener Elf")]),
-    ("He Fogs when I attack.", [("Fogs", "Fog")]),
-    ("Main phase I Shocked his 4/4.", [("Shocked", "Shock")]),
-    ("I Lightning Helix'd his Tarmogoyf.", [("Lightning Helix'd", "Lightning Helix"), ("Tarmogoyf", "Tarmogoyf")]),
-    ("can i cast dryad arbor as a creature spell?", [("dryad arbor", "Dryad Arbor")]),
-    ("Opponent cast Swords to Plowshares and I respond with Ephemarate on it.",
-     [("Swords to Plowshares", "Swords to Plowshares"), ("Ephemarate", "Ephemerate")]),
-    ("Blood Moon and Urborg, Tomb of Yawgmoth are both out. Is Urborg just a Mountain?",
-     [("Blood Moon", "Blood Moon"), ("Urborg, Tomb of Yawgmoth", "Urborg, Tomb of Yawgmoth"),
-      ("Urborg", "Urborg, Tomb of Yawgmoth")]),
-    ("Thalia is out and I have Goblin Electromancer. What does my Lightning Bolt cost me?",
-     [("Thalia", "Thalia, Guardian of Thraben"), ("Goblin Electromancer", "Goblin Electromancer"),
-      ("Lightning Bolt", "Lightning Bolt")]),
-    ("I cast Vigilance on my creature.", [("Vigilance", "Vigilance")]),
-    ("Can I Shock the elf in response?", [("Shock", "Shock")]),
-])
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        (
+            "Can my Giant Spider block his Serra Angel?",
+            [("Giant Spider", "Giant Spider"), ("Serra Angel", "Serra Angel")],
+        ),
+        (
+            "Is Deathrite Shaman's mana ability something my opponent can respond to?",
+            [("Deathrite Shaman's", "Deathrite Shaman")],
+        ),
+        (
+            "I Giant Growthed my Glistener Elf and it hit him for 4.",
+            [("Giant Growthed", "Giant Growth"), ("Glistener Elf", "Glistener Elf")],
+        ),
+        ("He Fogs when I attack.", [("Fogs", "Fog")]),
+        ("Main phase I Shocked his 4/4.", [("Shocked", "Shock")]),
+        (
+            "I Lightning Helix'd his Tarmogoyf.",
+            [("Lightning Helix'd", "Lightning Helix"), ("Tarmogoyf", "Tarmogoyf")],
+        ),
+        ("can i cast dryad arbor as a creature spell?", [("dryad arbor", "Dryad Arbor")]),
+        (
+            "Opponent cast Swords to Plowshares and I respond with Ephemarate on it.",
+            [("Swords to Plowshares", "Swords to Plowshares"), ("Ephemarate", "Ephemerate")],
+        ),
+        (
+            "Blood Moon and Urborg, Tomb of Yawgmoth are both out. Is Urborg just a Mountain?",
+            [
+                ("Blood Moon", "Blood Moon"),
+                ("Urborg, Tomb of Yawgmoth", "Urborg, Tomb of Yawgmoth"),
+                ("Urborg", "Urborg, Tomb of Yawgmoth"),
+            ],
+        ),
+        (
+            "Thalia is out and I have Goblin Electromancer. What does my Lightning Bolt cost me?",
+            [
+                ("Thalia", "Thalia, Guardian of Thraben"),
+                ("Goblin Electromancer", "Goblin Electromancer"),
+                ("Lightning Bolt", "Lightning Bolt"),
+            ],
+        ),
+        ("I cast Vigilance on my creature.", [("Vigilance", "Vigilance")]),
+        ("Can I Shock the elf in response?", [("Shock", "Shock")]),
+    ],
+)
 def test_cards_named_in_questions(read, question, expected):
     assert read(question) == expected
 
 
-@pytest.mark.parametrize("question", [
-    "My creature has Vigilance, can it block after attacking?",  # a keyword, capitalised
-    "I have one card left in my library. Do I lose?",  # "my library" is no card Library
-    "It's my turn and I flash in a creature. What's on the stack?",  # Turn // Burn, Who // What
-    "Bob just scooped in a four-player game. Do I keep Bob's creature?",  # a player, not a card
-    "I put a Forest onto the battlefield. Does that use my land drop?",  # a land type
-    "Can I shock the creature with an ability?",  # an ordinary word, lowercase
-    "My persist creature came back with a -1/-1 counter.",  # a keyword, lowercase
-    "Who gets the 3/3 Beast token, me or them?",  # a creature type
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "My creature has Vigilance, can it block after attacking?",  # a keyword, capitalised
+        "I have one card left in my library. Do I lose?",  # "my library" is no card Library
+        "It's my turn and I flash in a creature. What's on the stack?",  # Turn // Burn, Who // What
+        "Bob just scooped in a four-player game. Do I keep Bob's creature?",  # a player, not a card
+        "I put a Forest onto the battlefield. Does that use my land drop?",  # a land type
+        "Can I shock the creature with an ability?",  # an ordinary word, lowercase
+        "My persist creature came back with a -1/-1 counter.",  # a keyword, lowercase
+        "Who gets the 3/3 Beast token, me or them?",  # a creature type
+    ],
+)
 def test_words_that_are_no_cards(read, question):
     assert read(question) == []
 
@@ -738,9 +842,12 @@ def test_a_text_not_shipped_is_embedded_the_first_time_ask_reads_it(small_data):
     source = small_data / "cr-2010-07-16-en-section702-webpage.txt"
     text = source.read_text(encoding="utf-8")
     assert "Deathtouch is a static ability." in text
-    source.write_text(text.replace("Deathtouch is a static ability.",
-                                   "Deathtouch is a static ability of poisonous things."),
-                      encoding="utf-8")
+    source.write_text(
+        text.replace(
+            "Deathtouch is a static ability.", "Deathtouch is a static ability of poisonous things."
+        ),
+        encoding="utf-8",
+    )
     lib = build.open_library()
     try:
         edition = "en-2010-07-16"
@@ -762,20 +869,25 @@ def test_ranker_weights_are_the_features():
     learned = json.loads((ROOT / "data" / ranking.RANKER).read_text(encoding="utf-8"))
     assert list(learned["weights"]) == list(ranking.FEATURES)
     assert set(ranking.FEATURES.values()) == set(ranking.GROUPS)
-    own = sum(1 for line in (ROOT / "tests" / "data" / "ask_questions.jsonl").open() if line.strip())
+    own = sum(
+        1 for line in (ROOT / "tests" / "data" / "ask_questions.jsonl").open() if line.strip()
+    )
     # our own questions, each trained on unless it is close to one of the kept-out sets
     assert learned["trained_on"]["own"] + learned["dropped_near_kept_out"].get("own", 0) == own
     assert learned["trained_on"]["example"] == 277  # every example of en-2026-08-07
 
 
-@pytest.mark.parametrize(("question", "rule"), [
-    # no word of the deciding rule is in the question: its meaning finds it
-    ("Can my tapped creature block?", "509.1a"),
-    ("I'm at 0 life, do I lose?", "704.5a"),
-    ("Can I play two lands in one turn?", "305.2"),
-    ("My planeswalker has 0 loyalty. What happens?", "704.5i"),
-    ("My token went to the graveyard. Can I get it back?", "704.5d"),
-])
+@pytest.mark.parametrize(
+    ("question", "rule"),
+    [
+        # no word of the deciding rule is in the question: its meaning finds it
+        ("Can my tapped creature block?", "509.1a"),
+        ("I'm at 0 life, do I lose?", "704.5a"),
+        ("Can I play two lands in one turn?", "305.2"),
+        ("My planeswalker has 0 loyalty. What happens?", "704.5i"),
+        ("My token went to the graveyard. Can I get it back?", "704.5d"),
+    ],
+)
 def test_questions_decided_by_meaning(library, question, rule):
     found = numbers(library, question)
     assert any(n == rule or rule_of(n) == rule for n in found[:5]), found
@@ -796,14 +908,20 @@ def test_the_ranking_says_what_placed_each_answer(library):
     rows = ranking.features(lex, q, scores, reasons, similar, chosen)
     placed = ranking.order(lex, q, scores, reasons, similar, 5)
     assert placed[0].score == 1.0 and [p.score for p in placed] == sorted(
-        (p.score for p in placed), reverse=True)
+        (p.score for p in placed), reverse=True
+    )
     mean = [sum(col) / len(rows) for col in zip(*rows)]
     for p in placed:
         assert p.groups
         row = rows[chosen.index(p.i)]
         for group in p.groups:
-            lift = sum(w * (x - m) for (name, g), w, x, m in
-                       zip(ranking.FEATURES.items(), ranking.weights(), row, mean) if g == group)
+            lift = sum(
+                w * (x - m)
+                for (name, g), w, x, m in zip(
+                    ranking.FEATURES.items(), ranking.weights(), row, mean
+                )
+                if g == group
+            )
             assert lift > 0, (lex.numbers[p.i], group)
     why = ask.ask(library, text).answers[0].why
     assert why[-1].startswith("lifted above the other candidates by: ")

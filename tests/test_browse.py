@@ -113,9 +113,12 @@ def test_opens_on_the_rule_with_its_subrules(library):
         assert all(f"702.19{x} " in text for x in "abcdefg")  # the rest is a scroll away
         links = app.query_one("#links", OptionList)
         assert app.focused is links
-        assert ids(links) == [f"rule:{NEWEST}:506.4c", f"rule:{NEWEST}:510",
-                              f"glossary:{NEWEST}:Trample",
-                              f"glossary:{NEWEST}:Trample Over Planeswalkers"]
+        assert ids(links) == [
+            f"rule:{NEWEST}:506.4c",
+            f"rule:{NEWEST}:510",
+            f"glossary:{NEWEST}:Trample",
+            f"glossary:{NEWEST}:Trample Over Planeswalkers",
+        ]
         assert labels(links)[:3] == ["→ 506.4c", "→ 510", "← Trample"]
         results = app.query_one("#results", OptionList)
         assert not results.has_class("shown") and not results.display
@@ -406,8 +409,11 @@ def ties_in_order(monkeypatch):
 
     def ordered(self, *args, **kwargs):
         found = search(self, *args, **kwargs)
-        hits = [h for _score, tied in itertools.groupby(found.hits, key=lambda h: h.score)
-                for h in sorted(tied, key=lambda h: (h.kind, h.number, h.title))]
+        hits = [
+            h
+            for _score, tied in itertools.groupby(found.hits, key=lambda h: h.score)
+            for h in sorted(tied, key=lambda h: (h.kind, h.number, h.title))
+        ]
         return found._replace(hits=hits)
 
     monkeypatch.setattr(index.Index, "search", ordered)

@@ -20,7 +20,9 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 def new_edition_file(tmp_path: Path, day: str = "September 1, 2026", name="next.txt") -> Path:
     text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_bytes()
     path = tmp_path / name
-    path.write_bytes(text.replace(b"effective as of August 7, 2026", f"effective as of {day}".encode()))
+    path.write_bytes(
+        text.replace(b"effective as of August 7, 2026", f"effective as of {day}".encode())
+    )
     return path
 
 
@@ -30,7 +32,9 @@ def home_of(small_data) -> str:
 
 def test_first_use_builds_with_progress(small_data):
     calls = []
-    lib = build.open_library(home_of(small_data), progress=lambda d, t, label: calls.append((d, t, label)))
+    lib = build.open_library(
+        home_of(small_data), progress=lambda d, t, label: calls.append((d, t, label))
+    )
     assert [e.id for e in lib.editions()] == ["en-2010-07-16"]
     assert calls[0][0] == 0 and calls[-1][0] == calls[-1][1]
     assert {c[2] for c in calls} >= {"cr-2010-07-16-en-section702-webpage.txt", "indexing", "done"}
@@ -77,7 +81,11 @@ def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, 
 
     home = home_of(small_data)
     before = build.open_library(home).path
-    module, name = {"editions": (editions, "add"), "index": (index, "add"), "align": (align, "save")}[stage]
+    module, name = {
+        "editions": (editions, "add"),
+        "index": (index, "add"),
+        "align": (align, "save"),
+    }[stage]
     real = getattr(module, name)
 
     def failing(*args, **kwargs):
@@ -168,7 +176,8 @@ def test_archive_members_are_editions_named_after_them(small_archive):
     assert lib.get("en-2003-07-01", "502.9").title == "Trample"
     # the main line is the three official editions; the 2010 page hangs off the newest
     assert sorted(lib.alignment_pairs()) == [
-        ("en-2003-03-15", "en-2003-07-01"), ("en-2003-07-01", "en-2004-10-01"),
+        ("en-2003-03-15", "en-2003-07-01"),
+        ("en-2003-07-01", "en-2004-10-01"),
         ("en-2004-10-01", "en-2010-07-16"),
     ]
     lib.close()
@@ -179,8 +188,12 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
     before = Path(build.open_library(str(home)).path)
     old = _inodes(before)
     labels = []
-    added = build.ingest(str(new_edition_file(tmp_path)), {}, root=str(home),
-                         progress=lambda d, t, label: labels.append(label))
+    added = build.ingest(
+        str(new_edition_file(tmp_path)),
+        {},
+        root=str(home),
+        progress=lambda d, t, label: labels.append(label),
+    )
     assert [e.id for e in added] == ["en-2026-09-01"]
     # only the new file was parsed and indexed
     assert {label for label in labels if label.endswith(".txt")} == {"next.txt"}
@@ -199,7 +212,9 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
     ix = index.Index(lib.index_path, "en")
     assert ix.search("trample", editions=("en-2026-09-01",)).hits[0].edition == "en-2026-09-01"
     old_hits = ix.search("trample", editions=("en-2003-03-15",)).hits
-    assert any(h.number == "502.9a" for h in old_hits) and {h.edition for h in old_hits} == {"en-2003-03-15"}
+    assert any(h.number == "502.9a" for h in old_hits) and {h.edition for h in old_hits} == {
+        "en-2003-03-15"
+    }
     ix.close()
     lib.close()
 
@@ -207,11 +222,15 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
 def test_a_new_archive_member_is_added_alone(small_archive):
     home = home_of(small_archive)
     build.open_library(home).close()
-    conftest.write_archive(small_archive / "official-cr-archive.tar.xz",
-                           (*conftest.SMALL_ARCHIVE, "MagicCompRules-2005-02-01.txt"))
+    conftest.write_archive(
+        small_archive / "official-cr-archive.tar.xz",
+        (*conftest.SMALL_ARCHIVE, "MagicCompRules-2005-02-01.txt"),
+    )
     labels = []
     lib = build.open_library(home, progress=lambda d, t, label: labels.append(label))
-    assert {label for label in labels if label.endswith(".txt")} == {"MagicCompRules-2005-02-01.txt"}
+    assert {label for label in labels if label.endswith(".txt")} == {
+        "MagicCompRules-2005-02-01.txt"
+    }
     assert [e.id for e in lib.editions()][-2:] == ["en-2005-02-01", "en-2010-07-16"]
     assert ("en-2004-10-01", "en-2005-02-01") in lib.alignment_pairs()
     assert ("en-2004-10-01", "en-2010-07-16") not in lib.alignment_pairs()  # now off 2005's
@@ -229,7 +248,9 @@ def test_a_removed_member_rebuilds_from_scratch(small_archive):
     lib.close()
 
 
-def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(small_archive, monkeypatch):
+def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(
+    small_archive, monkeypatch
+):
     import time
 
     monkeypatch.setattr(build, "FIRST", 1)
@@ -248,7 +269,11 @@ def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(sma
     from crlookup import history
 
     steps = history.timeline(lib, "en-2004-10-01", "502.9")
-    assert [s.edition for s in steps if s.main] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
+    assert [s.edition for s in steps if s.main] == [
+        "en-2003-03-15",
+        "en-2003-07-01",
+        "en-2004-10-01",
+    ]
     lib.close()
 
 
@@ -268,14 +293,27 @@ def test_cards_are_built_with_the_library_and_reused(small_data, tmp_path):
     assert len(list((tmp_path / "home" / "parsed").glob("cards-*.sqlite"))) == 1
 
 
-@pytest.mark.parametrize("damage, where", [
-    (lambda data: (data / "cards.jsonl.gz").unlink(), "cards.jsonl.gz: expected a readable card file"),
-    (lambda data: (data / "cards.jsonl.gz").write_bytes(
-        __import__("gzip").compress(b"\n".join(conftest.card_lines()[:2]) + b"\n{oops\n")),
-     "cards.jsonl.gz:3: expected a JSON object"),
-    (lambda data: (data / "cards.jsonl.gz").write_bytes(
-        (data / "cards.jsonl.gz").read_bytes()[:-40]), "cards.jsonl.gz:"),
-])
+@pytest.mark.parametrize(
+    "damage, where",
+    [
+        (
+            lambda data: (data / "cards.jsonl.gz").unlink(),
+            "cards.jsonl.gz: expected a readable card file",
+        ),
+        (
+            lambda data: (data / "cards.jsonl.gz").write_bytes(
+                __import__("gzip").compress(b"\n".join(conftest.card_lines()[:2]) + b"\n{oops\n")
+            ),
+            "cards.jsonl.gz:3: expected a JSON object",
+        ),
+        (
+            lambda data: (data / "cards.jsonl.gz").write_bytes(
+                (data / "cards.jsonl.gz").read_bytes()[:-40]
+            ),
+            "cards.jsonl.gz:",
+        ),
+    ],
+)
 def test_a_bad_card_file_leaves_the_rules_usable(small_data, tmp_path, damage, where):
 
     home = str(tmp_path / "home")
@@ -314,8 +352,11 @@ def test_the_cli_says_what_is_wrong_with_the_card_file(small_data, tmp_path):
     assert run.exit_code == 0 and "702.19 Banding" in run.stdout  # as it was in 2010
     assert run.stderr.splitlines()[-1] == (
         "crlookup: warning: no cards in this library: cards.jsonl.gz: expected a gzip-compressed "
-        "JSON Lines file of cards, found 'not gzip at all'")
+        "JSON Lines file of cards, found 'not gzip at all'"
+    )
     run = CliRunner().invoke(cli, ["card", "Giant Spider"], env={"NO_COLOR": "1"})
     assert run.exit_code == 2 and "Traceback" not in run.stderr
-    assert run.stderr == ("no cards in this library: cards.jsonl.gz: expected a gzip-compressed "
-                          "JSON Lines file of cards, found 'not gzip at all'\n")
+    assert run.stderr == (
+        "no cards in this library: cards.jsonl.gz: expected a gzip-compressed "
+        "JSON Lines file of cards, found 'not gzip at all'\n"
+    )

@@ -17,20 +17,25 @@ def cards(library):
 
 def linked(library, cards, name: str, edition: str = EDITION) -> dict[str, tuple[str, str]]:
     """{name on the card: (kind, number)} of a card's links."""
-    return {link.name: (link.kind, link.number)
-            for link in card_rules.links(library, edition, cards.card(name))}
+    return {
+        link.name: (link.kind, link.number)
+        for link in card_rules.links(library, edition, cards.card(name))
+    }
 
 
-@pytest.mark.parametrize("card, keyword, number", [
-    ("Giant Spider", "Reach", "702.17"),
-    ("Kitchen Finks", "Persist", "702.79"),
-    ("Krosan Grip", "Split second", "702.61"),
-    ("Opt", "Scry", "701.22"),
-    ("Bog Wraith", "Swampwalk", "702.14"),  # the glossary: "See Landwalk"
-    ("Desert Nomads", "Desertwalk", "702.14"),  # a land type's landwalk
-    ("Boggart Ram-Gang", "Wither", "702.80"),
-    ("Glistener Elf", "Infect", "702.90"),
-])
+@pytest.mark.parametrize(
+    "card, keyword, number",
+    [
+        ("Giant Spider", "Reach", "702.17"),
+        ("Kitchen Finks", "Persist", "702.79"),
+        ("Krosan Grip", "Split second", "702.61"),
+        ("Opt", "Scry", "701.22"),
+        ("Bog Wraith", "Swampwalk", "702.14"),  # the glossary: "See Landwalk"
+        ("Desert Nomads", "Desertwalk", "702.14"),  # a land type's landwalk
+        ("Boggart Ram-Gang", "Wither", "702.80"),
+        ("Glistener Elf", "Infect", "702.90"),
+    ],
+)
 def test_keywords_link_to_their_rule(library, cards, card, keyword, number):
     assert linked(library, cards, card)[keyword] == ("keyword", number)
 
@@ -39,8 +44,10 @@ def test_a_keyword_link_has_its_rules_first_sentence(library, cards):
     reach = card_rules.links(library, EDITION, cards.card("Giant Spider"))[0]
     assert (reach.kind, reach.title, reach.number) == ("keyword", "Reach", "702.17")
     # 702.17a only classifies it ("Reach is a static ability."): the next sentence says what it does
-    assert reach.summary == ("Reach is a static ability. A creature with flying can’t be blocked "
-                             "except by creatures with flying and/or reach.")
+    assert reach.summary == (
+        "Reach is a static ability. A creature with flying can’t be blocked "
+        "except by creatures with flying and/or reach."
+    )
     persist = linked(library, cards, "Kitchen Finks")
     assert persist["Persist"] == ("keyword", "702.79")
 
@@ -53,43 +60,52 @@ def test_ability_and_flavor_words(library, cards):
     assert linked(library, cards, "Cid, Freeflier Pilot")["Jump"] == ("flavor word", "207.2d")
 
 
-@pytest.mark.parametrize("card, type_, number", [
-    ("Lightning Bolt", "Instant", "304"),
-    ("Teferi, Hero of Dominaria", "Planeswalker", "306"),
-    ("Teferi, Hero of Dominaria", "Teferi", "205.3j"),  # a planeswalker type: the list of them
-    ("Pacifism", "Aura", "303.4"),
-    ("Bonesplitter", "Equipment", "301.5"),
-    ("Giant Spider", "Spider", "205.3m"),
-    ("Urza's Saga", "Saga", "714"),
-    ("Urza's Saga", "Urza's", "205.3i"),
-])
+@pytest.mark.parametrize(
+    "card, type_, number",
+    [
+        ("Lightning Bolt", "Instant", "304"),
+        ("Teferi, Hero of Dominaria", "Planeswalker", "306"),
+        ("Teferi, Hero of Dominaria", "Teferi", "205.3j"),  # a planeswalker type: the list of them
+        ("Pacifism", "Aura", "303.4"),
+        ("Bonesplitter", "Equipment", "301.5"),
+        ("Giant Spider", "Spider", "205.3m"),
+        ("Urza's Saga", "Saga", "714"),
+        ("Urza's Saga", "Urza's", "205.3i"),
+    ],
+)
 def test_types_link_to_their_rule(library, cards, card, type_, number):
     assert linked(library, cards, card)[type_] == ("type", number)
 
 
-@pytest.mark.parametrize("card, layout, number", [
-    ("Bonecrusher Giant // Stomp", "adventure", "715"),
-    ("Fire // Ice", "split", "709"),
-    ("Delver of Secrets // Insectile Aberration", "transform", "712"),
-    ("Bruna, the Fading Light", "meld", "712"),
-])
+@pytest.mark.parametrize(
+    "card, layout, number",
+    [
+        ("Bonecrusher Giant // Stomp", "adventure", "715"),
+        ("Fire // Ice", "split", "709"),
+        ("Delver of Secrets // Insectile Aberration", "transform", "712"),
+        ("Bruna, the Fading Light", "meld", "712"),
+    ],
+)
 def test_layouts_link_to_their_rule(library, cards, card, layout, number):
     assert linked(library, cards, card)[layout] == ("layout", number)
 
 
-@pytest.mark.parametrize("card, written, kind, number", [
-    ("Kitchen Finks", "dies", "term", "700.4"),
-    ("Counterspell", "Counter", "term", "701.6"),  # the keyword action: "Counter target spell"
-    ("Urza's Saga", "counter", "term", "122"),  # a thing: "add a lore counter"
-    ("Urza's Saga", "mana cost", "term", "107.4"),
-    ("Urza's Saga", "token", "term", "111"),
-    ("Urza's Saga", "{T}", "symbol", "107.5"),
-    ("Teferi, Hero of Dominaria", "Loyalty Ability", "term", "606"),
-    ("Teferi, Hero of Dominaria", "exile", "term", "701.13"),  # "exile target permanent"
-    ("Misthollow Griffin", "exile", "term", "406"),  # "cast this card from exile": the zone
-    ("Test of Endurance", "Intervening “If” Clause", "term", "603.4"),
-    ("Rest in Peace", "instead", "term", "614"),
-])
+@pytest.mark.parametrize(
+    "card, written, kind, number",
+    [
+        ("Kitchen Finks", "dies", "term", "700.4"),
+        ("Counterspell", "Counter", "term", "701.6"),  # the keyword action: "Counter target spell"
+        ("Urza's Saga", "counter", "term", "122"),  # a thing: "add a lore counter"
+        ("Urza's Saga", "mana cost", "term", "107.4"),
+        ("Urza's Saga", "token", "term", "111"),
+        ("Urza's Saga", "{T}", "symbol", "107.5"),
+        ("Teferi, Hero of Dominaria", "Loyalty Ability", "term", "606"),
+        ("Teferi, Hero of Dominaria", "exile", "term", "701.13"),  # "exile target permanent"
+        ("Misthollow Griffin", "exile", "term", "406"),  # "cast this card from exile": the zone
+        ("Test of Endurance", "Intervening “If” Clause", "term", "603.4"),
+        ("Rest in Peace", "instead", "term", "614"),
+    ],
+)
 def test_terms_and_symbols_of_the_text(library, cards, card, written, kind, number):
     assert linked(library, cards, card)[written] == (kind, number)
 
@@ -97,8 +113,9 @@ def test_terms_and_symbols_of_the_text(library, cards, card, written, kind, numb
 def test_mana_value_and_cant_be_countered(library, cards):
     spell_snare = linked(library, cards, "Spell Snare")
     assert spell_snare["mana value"] == ("term", "202.3")
-    uncounterable = next(c for c in cards.all()
-                         if "can't be countered" in c.faces[0].text and c.layout == "normal")
+    uncounterable = next(
+        c for c in cards.all() if "can't be countered" in c.faces[0].text and c.layout == "normal"
+    )
     assert linked(library, cards, uncounterable.name)["countered"] == ("term", "701.6")
 
 
@@ -113,7 +130,10 @@ def test_each_rule_once_and_its_own_name_left_out(library, cards):
 
 def test_an_older_edition_links_its_own_numbers(library, cards):
     assert linked(library, cards, "Giant Spider", "en-2009-02-01")["Reach"] == ("keyword", "502.70")
-    assert linked(library, cards, "Teferi, Hero of Dominaria", "en-2019-01-25")["exile"] == ("term", "701.11")
+    assert linked(library, cards, "Teferi, Hero of Dominaria", "en-2019-01-25")["exile"] == (
+        "term",
+        "701.11",
+    )
 
 
 def test_a_translation_links_through_its_english_names(library, cards):

@@ -24,24 +24,27 @@ def test_every_card_is_in_the_library(cards):
     assert cards.card("Fire // Ice").faces[1].missing
 
 
-@pytest.mark.parametrize("typed, name, how", [
-    ("Giant Spider", "Giant Spider", "exact"),
-    ("giant spider", "Giant Spider", "exact"),
-    ("jace the mind sculptor", "Jace, the Mind Sculptor", "exact"),
-    ("circle of protection red", "Circle of Protection: Red", "exact"),
-    ("lim dul the necromancer", "Lim-Dûl the Necromancer", "exact"),
-    ("aether vial", "Aether Vial", "exact"),
-    ("fire // ice", "Fire // Ice", "exact"),
-    ("Stomp", "Bonecrusher Giant // Stomp", "face"),
-    ("Insectile Aberration", "Delver of Secrets // Insectile Aberration", "face"),
-    ("Lightning Bolt", "Lightning Bolt", "exact"),  # also a face of a prepare card
-    ("teferi hero", "Teferi, Hero of Dominaria", "partial"),
-    ("Thalia, Guardian", "Thalia, Guardian of Thraben", "partial"),
-    ("Giant Spidr", "Giant Spider", "fuzzy"),
-    ("serra angle", "Serra Angel", "fuzzy"),
-    ("krosan grp", "Krosan Grip", "fuzzy"),
-    ("jace the mind sculpter", "Jace, the Mind Sculptor", "fuzzy"),
-])
+@pytest.mark.parametrize(
+    "typed, name, how",
+    [
+        ("Giant Spider", "Giant Spider", "exact"),
+        ("giant spider", "Giant Spider", "exact"),
+        ("jace the mind sculptor", "Jace, the Mind Sculptor", "exact"),
+        ("circle of protection red", "Circle of Protection: Red", "exact"),
+        ("lim dul the necromancer", "Lim-Dûl the Necromancer", "exact"),
+        ("aether vial", "Aether Vial", "exact"),
+        ("fire // ice", "Fire // Ice", "exact"),
+        ("Stomp", "Bonecrusher Giant // Stomp", "face"),
+        ("Insectile Aberration", "Delver of Secrets // Insectile Aberration", "face"),
+        ("Lightning Bolt", "Lightning Bolt", "exact"),  # also a face of a prepare card
+        ("teferi hero", "Teferi, Hero of Dominaria", "partial"),
+        ("Thalia, Guardian", "Thalia, Guardian of Thraben", "partial"),
+        ("Giant Spidr", "Giant Spider", "fuzzy"),
+        ("serra angle", "Serra Angel", "fuzzy"),
+        ("krosan grp", "Krosan Grip", "fuzzy"),
+        ("jace the mind sculpter", "Jace, the Mind Sculptor", "fuzzy"),
+    ],
+)
 def test_finding_a_card(cards, typed, name, how):
     found = cards.find(typed)
     assert (found.card.name if found.card else None, found.how) == (name, how)
@@ -62,7 +65,9 @@ def test_a_name_that_fits_nothing_gives_the_nearest(cards):
     assert 1 <= len(found.candidates) <= 3
 
 
-@pytest.mark.parametrize("name", ["", "   ", "//", " // ", "x" * 10_000, "Giant\x00Spider", "Serra\tAngel"])
+@pytest.mark.parametrize(
+    "name", ["", "   ", "//", " // ", "x" * 10_000, "Giant\x00Spider", "Serra\tAngel"]
+)
 def test_names_that_cannot_be_looked_up(name):
     with pytest.raises(CardQueryError):
         check_name(name)

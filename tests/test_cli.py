@@ -50,13 +50,18 @@ def test_rule_exact_output():
 
 def test_rule_with_examples_and_citations():
     out = run("rule", "702.2").output
-    assert out.startswith("en-2026-08-07\n702.2 Deathtouch\n  702.2a Deathtouch is a static ability.\n")
+    assert out.startswith(
+        "en-2026-08-07\n702.2 Deathtouch\n  702.2a Deathtouch is a static ability.\n"
+    )
     assert "Cites: 704\nCited by 1 rule: 120.4a\nIn the glossary under: Deathtouch\n" in out
 
 
 def test_rule_alone_with_trailing_period():
     out = run("rule", "702.19.").output
-    assert out == "en-2026-08-07\n702.19 Trample\n\nIn the glossary under: Trample, Trample Over Planeswalkers\n"
+    assert (
+        out
+        == "en-2026-08-07\n702.19 Trample\n\nIn the glossary under: Trample, Trample Over Planeswalkers\n"
+    )
 
 
 def test_section_lists_its_rules():
@@ -116,11 +121,18 @@ def test_editions_json():
     ids = [e["id"] for e in data]
     official = [e["id"] for e in data if e["official"]]
     # every official English edition, 2003-03-15 to 2026-08-07, and the seeds beside them
-    assert len(official) == 120 and official[0] == "en-2003-03-15" and official[-1] == "en-2026-08-07"
-    assert {e["source"] for e in data if e["official"]} == {f"MagicCompRules-{i[3:]}.txt" for i in official}
+    assert (
+        len(official) == 120 and official[0] == "en-2003-03-15" and official[-1] == "en-2026-08-07"
+    )
+    assert {e["source"] for e in data if e["official"]} == {
+        f"MagicCompRules-{i[3:]}.txt" for i in official
+    }
     assert [(e["id"], e["format"]) for e in data if not e["official"]] == [
-        ("en-2009-02-01-flat", "flat"), ("en-2010-07-16-webpage", "webpage"),
-        ("en-2013-11-01-po", "po"), ("pl-2013-11-01", "po"), ("ru-2019-01-25", "markdown"),
+        ("en-2009-02-01-flat", "flat"),
+        ("en-2010-07-16-webpage", "webpage"),
+        ("en-2013-11-01-po", "po"),
+        ("pl-2013-11-01", "po"),
+        ("ru-2019-01-25", "markdown"),
         ("en-2024-07-30", "scraped_json"),
     ]
     # in the order they took effect: 2006-06-01's file states June 1, 2004
@@ -129,7 +141,17 @@ def test_editions_json():
     partial = {e["id"] for e in data if e["partial"]}
     assert partial == {"en-2010-07-16-webpage", "pl-2013-11-01", "en-2024-07-30"}
     for e in data:
-        assert {"id", "lang", "date", "source", "format", "official", "origin", "partial", "counts"} <= set(e)
+        assert {
+            "id",
+            "lang",
+            "date",
+            "source",
+            "format",
+            "official",
+            "origin",
+            "partial",
+            "counts",
+        } <= set(e)
     newest = data[-1]
     assert newest["counts"]["sections"] == 147 and newest["counts"]["subrules"] == 1989
     assert newest["source"] == "MagicCompRules-2026-08-07.txt" and newest["partial"] is False
@@ -138,12 +160,36 @@ def test_editions_json():
 def test_editions_table():
     out = run("editions", columns=100).output
     lines = out.splitlines()
-    assert lines[0].split() == ["edition", "effective", "source", "sect", "rules", "sub", "ex", "gloss", "refs"]
+    assert lines[0].split() == [
+        "edition",
+        "effective",
+        "source",
+        "sect",
+        "rules",
+        "sub",
+        "ex",
+        "gloss",
+        "refs",
+    ]
     assert max(len(line) for line in lines) <= 100  # one line per edition at 100 columns
-    rows = {line.split()[0]: line.split()[1:] for line in lines[1:] if line.startswith(("en-", "ru-", "pl-"))}
+    rows = {
+        line.split()[0]: line.split()[1:]
+        for line in lines[1:]
+        if line.startswith(("en-", "ru-", "pl-"))
+    }
     assert len(rows) == 126
-    assert rows["en-2026-08-07"] == ["Aug", "7,", "2026", "official", "147", "1173", "1989", "277", "739",
-                                     "1930/1930"]
+    assert rows["en-2026-08-07"] == [
+        "Aug",
+        "7,",
+        "2026",
+        "official",
+        "147",
+        "1173",
+        "1989",
+        "277",
+        "739",
+        "1930/1930",
+    ]
     assert rows["en-2006-06-01"][:4] == ["Jun", "1,", "2004", "official"]  # as its text states
     assert rows["en-2010-07-16-webpage"][3:6] == ["web", "page", "(partial)"]
     assert rows["en-2009-02-01-flat"][3:5] == ["flat", "text"]
@@ -155,7 +201,9 @@ def test_export_jsonl():
     kinds = {i["kind"] for i in items}
     assert kinds == {"chapter", "section", "rule", "subrule", "glossary"}
     for i in items:
-        assert {"edition", "number", "kind", "title", "text", "examples", "refs", "source"} <= set(i)
+        assert {"edition", "number", "kind", "title", "text", "examples", "refs", "source"} <= set(
+            i
+        )
         assert i["edition"] == "en-2019-01-25"
     numbered = [i for i in items if i["kind"] != "glossary"]
     assert len(numbered) == 9 + 130 + 941 + 1387
@@ -171,9 +219,13 @@ def test_export_unknown_edition():
 def test_ingest(private_home, tmp_path):
     text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_bytes()
     new = tmp_path / "MagicCompRules.txt"
-    new.write_bytes(text.replace(b"effective as of August 7, 2026", b"effective as of October 2, 2026"))
+    new.write_bytes(
+        text.replace(b"effective as of August 7, 2026", b"effective as of October 2, 2026")
+    )
     out = run("ingest", str(new)).output
-    assert out == "added en-2026-10-02: 147 sections, 1173 rules, 1989 subrules, 739 glossary terms\n"
+    assert (
+        out == "added en-2026-10-02: 147 sections, 1173 rules, 1989 subrules, 739 glossary terms\n"
+    )
     assert json.loads(run("rule", "702.19b", "--json").output)["edition"] == "en-2026-10-02"
     # the same edition again is refused, in one line
     again = run("ingest", str(new), code=2).error
@@ -189,7 +241,8 @@ def test_ingest(private_home, tmp_path):
             "notes.txt:1: expected the sentence 'These rules are effective as of",
         ),
         (
-            "Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n100.1. it’s\n".encode() + b"\xff\n",
+            "Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n100.1. it’s\n".encode()
+            + b"\xff\n",
             "notes.txt:4: expected valid UTF-8",
         ),
     ],
@@ -211,7 +264,9 @@ def test_ingest_missing_file(private_home, tmp_path):
 
 
 def test_ingest_bad_date_option(private_home, tmp_path):
-    result = run("ingest", str(OFFICIAL / "MagicCompRules-2026-08-07.txt"), "--date", "2026-13-01", code=2)
+    result = run(
+        "ingest", str(OFFICIAL / "MagicCompRules-2026-08-07.txt"), "--date", "2026-13-01", code=2
+    )
     assert result.error == "--date: expected YYYY-MM-DD, found '2026-13-01'\n"
 
 
@@ -251,13 +306,18 @@ def test_editions_unresolved():
 
 def test_old_numbering_edition():
     out = run("rule", "502.63", "--edition", "en-2009-02-01").output
-    assert out.startswith("en-2009-02-01\n502.63 Deathtouch\n  502.63a Deathtouch is a triggered ability.")
+    assert out.startswith(
+        "en-2009-02-01\n502.63 Deathtouch\n  502.63a Deathtouch is a triggered ability."
+    )
     missing = run("rule", "702.2", "--edition", "en-2009-02-01", code=1).error
     assert missing.startswith("no rule 702.2 in en-2009-02-01; nearest: ")
 
 
 def test_partial_editions():
-    assert run("rule", "702.2", "--edition", "pl-2013-11-01").output == "pl-2013-11-01\n702.2 Dotyk śmierci\n"
+    assert (
+        run("rule", "702.2", "--edition", "pl-2013-11-01").output
+        == "pl-2013-11-01\n702.2 Dotyk śmierci\n"
+    )
     data = json.loads(run("rule", "702.2", "--edition", "en-2013-11-01-po", "--json").output)
     assert data["translations"] == {"pl": "Dotyk śmierci"}
     assert run("rule", "100.1", "--edition", "en-2024-07-30", code=1).error.startswith(
@@ -280,16 +340,41 @@ def changed_copy(tmp_path, name, old: bytes, new: bytes, rename=None) -> Path:
 
 def test_ingest_detects_every_seed_format(private_home, tmp_path):
     cases = [
-        (changed_copy(tmp_path, "cr-2009-02-01-en-flat.txt", b"February 1, 2009", b"February 2, 2009"),
-         ["en-2009-02-02"]),
-        (changed_copy(tmp_path, "cr-2010-07-16-en-section702-webpage.txt", b"", b"",
-                      rename="cr-2010-07-17-page.txt"), ["en-2010-07-17"]),
-        (changed_copy(tmp_path, "cr-2013-11-01-pl.po", b"November 1, 2013", b"November 2, 2013"),
-         ["en-2013-11-02", "pl-2013-11-02"]),
-        (changed_copy(tmp_path, "cr-2019-01-25-ru.md", "от 25 января 2019".encode(), "от 26 января 2019".encode()),
-         ["ru-2019-01-26"]),
-        (changed_copy(tmp_path, "cr-2024-07-30-en.json", b"", b"", rename="cr-2024-08-01-en.json"),
-         ["en-2024-08-01"]),
+        (
+            changed_copy(
+                tmp_path, "cr-2009-02-01-en-flat.txt", b"February 1, 2009", b"February 2, 2009"
+            ),
+            ["en-2009-02-02"],
+        ),
+        (
+            changed_copy(
+                tmp_path,
+                "cr-2010-07-16-en-section702-webpage.txt",
+                b"",
+                b"",
+                rename="cr-2010-07-17-page.txt",
+            ),
+            ["en-2010-07-17"],
+        ),
+        (
+            changed_copy(tmp_path, "cr-2013-11-01-pl.po", b"November 1, 2013", b"November 2, 2013"),
+            ["en-2013-11-02", "pl-2013-11-02"],
+        ),
+        (
+            changed_copy(
+                tmp_path,
+                "cr-2019-01-25-ru.md",
+                "от 25 января 2019".encode(),
+                "от 26 января 2019".encode(),
+            ),
+            ["ru-2019-01-26"],
+        ),
+        (
+            changed_copy(
+                tmp_path, "cr-2024-07-30-en.json", b"", b"", rename="cr-2024-08-01-en.json"
+            ),
+            ["en-2024-08-01"],
+        ),
     ]
     for path, ids in cases:
         data = json.loads(run("ingest", str(path), "--json").output)
@@ -309,8 +394,16 @@ def test_ingest_id_for_a_file_with_two_editions(private_home):
     "name, content, start",
     [
         ("broken.json", (DATA / "cr-2024-07-30-en.json").read_bytes()[:3000], "broken.json:"),
-        ("broken.po", b'# comment\nmsgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "100.1.\nmsgstr ""\n', "broken.po:"),
-        ("empty.md", "# Полные правила\n\nничего\n".encode(), "empty.md:1: expected a Comprehensive Rules document"),
+        (
+            "broken.po",
+            b'# comment\nmsgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "100.1.\nmsgstr ""\n',
+            "broken.po:",
+        ),
+        (
+            "empty.md",
+            "# Полные правила\n\nничего\n".encode(),
+            "empty.md:1: expected a Comprehensive Rules document",
+        ),
     ],
 )
 def test_ingest_broken_seed_formats(private_home, tmp_path, name, content, start):
@@ -365,7 +458,11 @@ def test_search_widens_to_older_editions():
         (["search", "--section", "abc", "damage"], 2, "not a rule number: 'abc'"),
         (["search", "trample", "--edition", "en-1990-01-01"], 1, "no edition en-1990-01-01"),
         (["search", "trample", "--lang", "xx"], 1, "no edition in language 'xx'"),
-        (["search", "trample", "--edition", "ru-2019-01-25", "--lang", "en"], 2, "--lang en does not match"),
+        (
+            ["search", "trample", "--edition", "ru-2019-01-25", "--lang", "en"],
+            2,
+            "--lang en does not match",
+        ),
         (["search", "   "], 2, "search: expected words"),
         (["define", "xyzzyq"], 1, "no glossary term or keyword 'xyzzyq' in en-2026-08-07"),
         (["refs", "999.9"], 1, "no rule 999.9 in en-2026-08-07; nearest:"),
@@ -403,7 +500,9 @@ def test_define_keyword_leads_to_its_rule():
 def test_define_aliases_see_and_typos():
     assert "Control, Controller\n" in run("define", "Controller").output
     out = run("define", "apnap", "order").output
-    assert "APNAP Order\n  See Active Player, Nonactive Player Order.\nActive Player, Nonactive" in out
+    assert (
+        "APNAP Order\n  See Active Player, Nonactive Player Order.\nActive Player, Nonactive" in out
+    )
     out = run("define", "deathtuch").output
     assert out.startswith("en-2026-08-07\nno exact match; closest: Deathtouch\nDeathtouch\n")
 
@@ -449,14 +548,20 @@ def test_rule_shows_how_many_cite_it():
 
 def test_diff_json_schema_and_summary_totals():
     whole = json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--json").output)
-    assert (whole["old"], whole["new"], whole["section"]) == ("en-2022-11-18", "en-2026-08-07", None)
+    assert (whole["old"], whole["new"], whole["section"]) == (
+        "en-2022-11-18",
+        "en-2026-08-07",
+        None,
+    )
     data = whole["changes"]
     for item in data:
         assert set(item) >= {"kind", "old", "new", "similarity", "words_added", "words_removed"}
         assert item["kind"] != "unchanged"
         assert (item["old"] is None) == (item["kind"] == "added")
         assert (item["new"] is None) == (item["kind"] == "removed")
-    summary = json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--summary", "--json").output)
+    summary = json.loads(
+        run("diff", "en-2022-11-18", "en-2026-08-07", "--summary", "--json").output
+    )
     listed = {}
     for item in data:
         listed[item["kind"]] = listed.get(item["kind"], 0) + 1
@@ -474,8 +579,9 @@ def test_diff_json_has_what_the_text_shows():
 
     lib = api.open()
     found = lib.diff("en-2022-11-18", "en-2026-08-07", section="702")
-    assert json.loads(run("diff", "en-2022-11-18", "en-2026-08-07", "--section", "702", "--json").output) \
-        == json.loads(json.dumps(found.to_dict()))
+    assert json.loads(
+        run("diff", "en-2022-11-18", "en-2026-08-07", "--section", "702", "--json").output
+    ) == json.loads(json.dumps(found.to_dict()))
     worded = [c for c in found.changes if c.diff]
     assert len(worded) > 10
     for c in worded:
@@ -498,7 +604,9 @@ def read_text(rule) -> str:
 def test_diff_shows_moves_as_moves():
     out = run("diff", "en-2019-01-25", "en-2022-11-18", "--section", "111").output
     assert "  moved 111.1 → 112.1" in out
-    data = json.loads(run("diff", "en-2013-11-01", "en-2024-07-30", "--section", "702.2", "--json").output)["changes"]
+    data = json.loads(
+        run("diff", "en-2013-11-01", "en-2024-07-30", "--section", "702.2", "--json").output
+    )["changes"]
     moves = {(d["old"]["number"], d["new"]["number"]) for d in data if d["kind"] == "moved"}
     assert {("702.2b", "702.2c"), ("702.2c", "702.2b")} <= moves
 
@@ -520,9 +628,17 @@ def test_history_json():
     assert (whole["edition"], whole["number"]) == ("en-2026-08-07", "702.2")
     data = whole["steps"]
     assert data[0] == {
-        "edition": "en-2007-05-01", "date": "2007-05-01", "number": "502.63", "change": "added",
-        "previous": None, "words_added": 0, "words_removed": 0, "refs_only": False,
-        "typography": False, "diff": None, "main": True,
+        "edition": "en-2007-05-01",
+        "date": "2007-05-01",
+        "number": "502.63",
+        "change": "added",
+        "previous": None,
+        "words_added": 0,
+        "words_removed": 0,
+        "refs_only": False,
+        "typography": False,
+        "diff": None,
+        "main": True,
     }
     assert all({"edition", "number", "change"} <= set(d) for d in data)
     july = next(d for d in data if d["edition"] == "en-2009-07-11")
@@ -565,11 +681,15 @@ def test_parallel_pairs(number):
 
 
 def test_parallel_same_date_and_missing_side():
-    data = json.loads(run("rule", "702.19", "--edition", "en-2019-01-25", "--parallel", "en,ru", "--json").output)
+    data = json.loads(
+        run("rule", "702.19", "--edition", "en-2019-01-25", "--parallel", "en,ru", "--json").output
+    )
     assert data["same_date"] is True
     ru = {p["number"]: p["ru"] for p in data["pairs"]}
     assert ru["702.19b"]["examples"][0].startswith("Существо 2/2")
-    missing = json.loads(run("rule", "117.7a", "--edition", "en-2019-01-25", "--parallel", "en,ru", "--json").output)
+    missing = json.loads(
+        run("rule", "117.7a", "--edition", "en-2019-01-25", "--parallel", "en,ru", "--json").output
+    )
     assert missing["pairs"][0]["ru"] == {"edition": "ru-2019-01-25", "missing": True}
 
 
@@ -588,8 +708,12 @@ def test_rule_in_russian():
 
 
 def test_parallel_bad_input():
-    assert run("rule", "702.2", "--parallel", "en", code=2).error.startswith("--parallel: expected two languages")
-    assert run("rule", "702.2", "--parallel", "en,xx", code=1).error.startswith("no edition in language 'xx'")
+    assert run("rule", "702.2", "--parallel", "en", code=2).error.startswith(
+        "--parallel: expected two languages"
+    )
+    assert run("rule", "702.2", "--parallel", "en,xx", code=1).error.startswith(
+        "no edition in language 'xx'"
+    )
 
 
 def test_terms_both_ways():
@@ -610,7 +734,12 @@ def test_unofficial_russian_terms_are_marked():
 def test_search_parallel():
     data = json.loads(run("search", "пробивной", "удар", "--parallel", "en", "--json").output)
     twins = {h["number"]: h["parallel"] for h in data["hits"] if h["number"]}
-    assert twins["702.19"] == {"edition": "en-2019-01-25", "number": "702.19", "title": "Trample", "text": "Trample"}
+    assert twins["702.19"] == {
+        "edition": "en-2019-01-25",
+        "number": "702.19",
+        "title": "Trample",
+        "text": "Trample",
+    }
     out = run("search", "пробивной", "удар", "--parallel", "en", "--limit", "2").output
     assert "en-2019-01-25" in out
 
@@ -654,19 +783,29 @@ def test_empty_diff_says_nothing():
 
 
 def test_usage_errors_are_one_line():
-    for args in (["search", "trample", "--limit", "0"], ["refs", "702.19", "--depth", "9"], ["rule"]):
+    for args in (
+        ["search", "trample", "--limit", "0"],
+        ["refs", "702.19", "--depth", "9"],
+        ["rule"],
+    ):
         result = run(*args, code=2)
         assert len(result.error.splitlines()) == 1, result.error
         assert result.error.startswith("crlookup ")
 
 
 def test_example_dropped_is_still_the_same_rule():
-    data = json.loads(run("diff", "en-2024-07-30", "en-2026-08-07", "--section", "510.2", "--json").output)["changes"]
-    assert [(d["kind"], d["old"]["number"], d["new"]["number"]) for d in data] == [("changed", "510.2", "510.2")]
+    data = json.loads(
+        run("diff", "en-2024-07-30", "en-2026-08-07", "--section", "510.2", "--json").output
+    )["changes"]
+    assert [(d["kind"], d["old"]["number"], d["new"]["number"]) for d in data] == [
+        ("changed", "510.2", "510.2")
+    ]
 
 
 def test_partial_edition_lost_sections_are_not_removals():
-    data = json.loads(run("diff", "en-2022-11-18", "en-2024-07-30", "--section", "100", "--json").output)
+    data = json.loads(
+        run("diff", "en-2022-11-18", "en-2024-07-30", "--section", "100", "--json").output
+    )
     assert data["changes"] == [] and data["summary"]["total"]["removed"] == 0
 
 
@@ -697,18 +836,29 @@ def test_card_faces_and_what_the_data_lacks():
     assert "  layout  adventure   715" in out
     delver = run("card", "Insectile Aberration").output
     assert "Insectile Aberration\nCreature — Human Insect  3/2\n  Flying\n" in delver
-    assert "Melds into Brisela, Voice of Nightmares." in run("card", "Bruna, the Fading Light").output
+    assert (
+        "Melds into Brisela, Voice of Nightmares." in run("card", "Bruna, the Fading Light").output
+    )
 
 
 def test_card_json():
     data = json.loads(run("card", "Giant Spidr", "--json").output)
-    assert (data["query"], data["match"], data["edition"]) == ("Giant Spidr", "fuzzy", "en-2026-08-07")
+    assert (data["query"], data["match"], data["edition"]) == (
+        "Giant Spidr",
+        "fuzzy",
+        "en-2026-08-07",
+    )
     assert data["card"]["name"] == "Giant Spider" and data["card"]["keywords"] == ["Reach"]
     assert data["rules"][0] == {
-        "kind": "keyword", "name": "Reach", "number": "702.17", "title": "Reach",
+        "kind": "keyword",
+        "name": "Reach",
+        "number": "702.17",
+        "title": "Reach",
         "summary": "Reach is a static ability. A creature with flying can’t be blocked except by "
-                   "creatures with flying and/or reach.",
-        "glossary": None, "digital_only": False}
+        "creatures with flying and/or reach.",
+        "glossary": None,
+        "digital_only": False,
+    }
     incomplete = json.loads(run("card", "Fire // Ice", "--json").output)["card"]
     assert incomplete["faces_incomplete"] and incomplete["faces"][1]["missing"]
 
@@ -721,7 +871,9 @@ def test_card_in_an_older_edition():
 
 def test_card_that_fits_several_lists_them():
     result = run("card", "Teferi")
-    assert result.output.startswith("'Teferi' fits 10 cards:\n  Teferi, Druid of Argoth  {2}{G}{G}{G}")
+    assert result.output.startswith(
+        "'Teferi' fits 10 cards:\n  Teferi, Druid of Argoth  {2}{G}{G}{G}"
+    )
     data = json.loads(run("card", "Teferi", "--json").output)
     assert data["match"] == "ambiguous" and data["card"] is None and len(data["candidates"]) == 10
 
@@ -731,13 +883,16 @@ def test_card_that_fits_nothing():
     assert result.error.startswith("no card named 'Xyzzy Plugh'; nearest: ")
 
 
-@pytest.mark.parametrize("name, message", [
-    ("", "card: expected a card name, found ''"),
-    ("//", "card: expected a card name, found '//'"),
-    ("x" * 10_000, "card: a card name of at most 200 characters, please"),
-    ("Giant\x00Spider", "card: a card name without control characters, please"),
-    ("Giant\x1bSpider", "card: a card name without control characters, please"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("", "card: expected a card name, found ''"),
+        ("//", "card: expected a card name, found '//'"),
+        ("x" * 10_000, "card: a card name of at most 200 characters, please"),
+        ("Giant\x00Spider", "card: a card name without control characters, please"),
+        ("Giant\x1bSpider", "card: a card name without control characters, please"),
+    ],
+)
 def test_card_names_that_cannot_be_looked_up(name, message):
     assert run("card", name, code=2).error == message + "\n"
 
@@ -752,19 +907,30 @@ def test_search_cards():
     data = json.loads(run("search", "--cards", "flyng", "reach", "--json").output)
     assert data["searched"] == "flying reach" and data["corrections"] == [["flyng", "flying"]]
     assert len(data["hits"]) == 10 and set(data["hits"][0]) == {
-        "name", "type_line", "mana_cost", "snippet", "score"}
+        "name",
+        "type_line",
+        "mana_cost",
+        "snippet",
+        "score",
+    }
     assert run("search", "--cards", "xqz", "qvw", code=1).error == "no cards for 'xqz qvw'\n"
 
 
 def test_search_cards_takes_no_rules_options():
     assert run("search", "--cards", "flying", "--edition", "en-2019-01-25", code=2).error == (
-        "--cards cannot be combined with --edition\n")
+        "--cards cannot be combined with --edition\n"
+    )
 
 
 EVERYDAY_COMMANDS = [
-    ["rule", "702.19"], ["search", "trample"], ["search", "--cards", "flying"],
-    ["define", "deathtouch"], ["card", "Giant Spider"], ["refs", "702.19b"],
-    ["diff", "en-2024-07-30", "en-2026-08-07", "--section", "702"], ["history", "702.19"],
+    ["rule", "702.19"],
+    ["search", "trample"],
+    ["search", "--cards", "flying"],
+    ["define", "deathtouch"],
+    ["card", "Giant Spider"],
+    ["refs", "702.19b"],
+    ["diff", "en-2024-07-30", "en-2026-08-07", "--section", "702"],
+    ["history", "702.19"],
     ["editions"],
 ]
 

@@ -46,7 +46,10 @@ def test_cp1252_file_keeps_its_dashes():
 def test_mac_roman_file_keeps_its_dashes_and_marks():
     # 2004-02-01's file: Mac Roman en dashes and trade marks, nothing else beyond ASCII
     data = b"See rules 409.1b and 409.1f\xd0h.\r\nthe Odyssey\xaa block, \xd2Basic Land \xd0 Mountain\xd3"
-    assert decode(data) == "See rules 409.1b and 409.1f–h.\r\nthe Odyssey™ block, “Basic Land – Mountain”"
+    assert (
+        decode(data)
+        == "See rules 409.1b and 409.1f–h.\r\nthe Odyssey™ block, “Basic Land – Mountain”"
+    )
     assert decode(b"Dand\x83n and 409.1f\xd0h") == "Dandân and 409.1fÐh"  # not only Mac Roman's
 
 

@@ -51,7 +51,9 @@ def test_catalogs_complete_and_up_to_date():
     """Every message is translated in ru and pl, and the shipped catalogs match the code."""
     result = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "catalogs.py"), "--check"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     for lang in ("ru", "pl"):
@@ -61,7 +63,9 @@ def test_catalogs_complete_and_up_to_date():
 def test_error_in_russian():
     result = run(["rule", "702.999"], CRLOOKUP_LANG="ru")
     assert result.exit_code == 1
-    assert result.stderr == "нет правила 702.999 в en-2026-08-07; ближайшие: 702.99, 702.9, 702.195\n"
+    assert (
+        result.stderr == "нет правила 702.999 в en-2026-08-07; ближайшие: 702.99, 702.9, 702.195\n"
+    )
 
 
 def test_error_in_polish():
@@ -74,13 +78,25 @@ def test_headings_translated():
     assert "\nСсылается на: 704\nНа него ссылается 1 правило: 120.4a\nВ словаре: Deathtouch\n" in ru
     pl = run(["editions"], CRLOOKUP_LANG="pl").stdout
     assert pl.splitlines()[0].split() == [
-        "wydanie", "obowiązuje", "od", "źródło", "sekc", "zasady", "podz", "prz", "słow", "odw"]
+        "wydanie",
+        "obowiązuje",
+        "od",
+        "źródło",
+        "sekc",
+        "zasady",
+        "podz",
+        "prz",
+        "słow",
+        "odw",
+    ]
 
 
 def test_dates_in_the_interface_language():
     def row(lang: str, edition: str) -> str:
         out = run(["editions"], CRLOOKUP_LANG=lang, COLUMNS="100").stdout
-        return " ".join(next(line for line in out.splitlines() if line.startswith(edition + " ")).split())
+        return " ".join(
+            next(line for line in out.splitlines() if line.startswith(edition + " ")).split()
+        )
 
     assert row("ru", "en-2019-01-25").startswith("en-2019-01-25 25 янв. 2019 г. официальный")
     assert row("en", "en-2019-01-25").startswith("en-2019-01-25 Jan 25, 2019 official")

@@ -105,12 +105,19 @@ def test_errors_are_defined_in_errors_only():
             continue  # the errors themselves; Textual's app and click's command line
         module = importlib.import_module(info.name)
         for value in vars(module).values():
-            if (isinstance(value, type) and issubclass(value, BaseException)
-                    and value.__module__ == info.name):
+            if (
+                isinstance(value, type)
+                and issubclass(value, BaseException)
+                and value.__module__ == info.name
+            ):
                 defined.append(f"{info.name}.{value.__name__}")
     assert defined == []
     for value in vars(errors).values():
-        if isinstance(value, type) and issubclass(value, Exception) and value.__module__ == errors.__name__:
+        if (
+            isinstance(value, type)
+            and issubclass(value, Exception)
+            and value.__module__ == errors.__name__
+        ):
             assert issubclass(value, errors.CrlookupError) and value.__doc__
 
 

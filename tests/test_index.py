@@ -121,8 +121,25 @@ def test_snippets_mark_matched_words(en):
 
 
 @pytest.mark.parametrize(
-    "query", ['"unclosed', "((", "AND", "NOT", "***", "a", "the of", ")", "OR OR OR", "x" * 2000,
-              "702.", "title:foo", "^2", "*", "-", '""'],
+    "query",
+    [
+        '"unclosed',
+        "((",
+        "AND",
+        "NOT",
+        "***",
+        "a",
+        "the of",
+        ")",
+        "OR OR OR",
+        "x" * 2000,
+        "702.",
+        "title:foo",
+        "^2",
+        "*",
+        "-",
+        '""',
+    ],
 )
 def test_odd_queries(en, query):
     try:

@@ -38,7 +38,9 @@ def test_trailing_period_and_case_and_homoglyphs():
     assert str(parse("702.102е")) == "702.102e"  # Cyrillic ie
 
 
-@pytest.mark.parametrize("bad", ["", "abc", "70", "702.", "702..1", "1000.1", "702.19b1", "99.1", "7.1"])
+@pytest.mark.parametrize(
+    "bad", ["", "abc", "70", "702.", "702..1", "1000.1", "702.19b1", "99.1", "7.1"]
+)
 def test_malformed(bad):
     if bad == "702.":
         assert str(parse(bad)) == "702"  # "702." is the section, written as a heading
@@ -48,9 +50,29 @@ def test_malformed(bad):
 
 
 def test_numeric_order():
-    shuffled = ["100.10", "100.9", "100.1a", "1", "100", "100.1", "704.5aa", "704.5z", "704.5b", "2"]
+    shuffled = [
+        "100.10",
+        "100.9",
+        "100.1a",
+        "1",
+        "100",
+        "100.1",
+        "704.5aa",
+        "704.5z",
+        "704.5b",
+        "2",
+    ]
     assert sorted(shuffled, key=numbers.sort_key) == [
-        "1", "100", "100.1", "100.1a", "100.9", "100.10", "2", "704.5b", "704.5z", "704.5aa",
+        "1",
+        "100",
+        "100.1",
+        "100.1a",
+        "100.9",
+        "100.10",
+        "2",
+        "704.5b",
+        "704.5z",
+        "704.5aa",
     ]
     assert parse("100.9") < parse("100.10")
     assert parse("704.5z") < parse("704.5aa")
@@ -124,4 +146,6 @@ def test_numbers_written_in_text_are_found_with_lookalikes_read(section, rule, l
     assert number in numbers.WRITTEN.findall(frame.format(number))
     cyrillic = number.translate(str.maketrans("aceopxyk", "асеорхук"))
     assert number in numbers.WRITTEN.findall(numbers.read_lookalikes(frame.format(cyrillic)))
-    assert numbers.WRITTEN.findall(f"x{number}") == [] and numbers.WRITTEN.findall(f"1{number}") == []
+    assert (
+        numbers.WRITTEN.findall(f"x{number}") == [] and numbers.WRITTEN.findall(f"1{number}") == []
+    )

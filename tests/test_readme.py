@@ -14,7 +14,9 @@ from crlookup.cli import cli
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 EXAMPLES = [
     (m.group(1) or "", m.group(2), m.group(3))
-    for m in re.finditer(r"```console\n\$ ((?:[A-Z_]+=\S+ )*)crlookup ([^\n]+)\n(.*?)```", README, re.S)
+    for m in re.finditer(
+        r"```console\n\$ ((?:[A-Z_]+=\S+ )*)crlookup ([^\n]+)\n(.*?)```", README, re.S
+    )
 ]
 
 

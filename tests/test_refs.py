@@ -40,11 +40,26 @@ def test_forms(text, want):
     assert found(text) == want
 
 
-_TEXTS = st.lists(st.sampled_from([
-    "See rule 702.4.", "rules 601.2b and 601.2e–g", "See section 8,", "смотрите главу 5",
-    "правило 207.2с", "as specified in 101.4a.", "20 life", "rule 4 of the game", "It costs 2",
-    "three counters", "702", "(X)", "\n\n",
-]), max_size=8).map(" ".join)
+_TEXTS = st.lists(
+    st.sampled_from(
+        [
+            "See rule 702.4.",
+            "rules 601.2b and 601.2e–g",
+            "See section 8,",
+            "смотрите главу 5",
+            "правило 207.2с",
+            "as specified in 101.4a.",
+            "20 life",
+            "rule 4 of the game",
+            "It costs 2",
+            "three counters",
+            "702",
+            "(X)",
+            "\n\n",
+        ]
+    ),
+    max_size=8,
+).map(" ".join)
 
 
 @given(_TEXTS)
@@ -66,7 +81,8 @@ def test_blank_leaves_a_text_without_its_references(text):
 def test_blank():
     text = "See rules 601.2b and 601.2e–g, or section 8, and rule 4. It costs 2."
     assert refs.blank(text) == (
-        "See rules ______ and ________, or section _, and rule 4. It costs 2.")
+        "See rules ______ and ________, or section _, and rule 4. It costs 2."
+    )
 
 
 def test_label():
@@ -76,7 +92,9 @@ def test_label():
 
 
 def test_resolver():
-    r = refs.Resolver(["5", "510", "510.1", "510.1a", "510.1c", "510.1d", "510.2", "510.2a", "601.2e", "601.2g"])
+    r = refs.Resolver(
+        ["5", "510", "510.1", "510.1a", "510.1c", "510.1d", "510.2", "510.2a", "601.2e", "601.2g"]
+    )
     assert r.targets(Reference("", "510.1c", "510.1d")) == ("510.1c", "510.1d")
     assert r.targets(Reference("", "601.2e", "601.2g")) == ("601.2e", "601.2g")  # 601.2f missing
     assert r.targets(Reference("", "510.1", "510.2")) == ("510.1", "510.2")
@@ -94,15 +112,49 @@ def test_resolver():
 # 903.11a before it existed; from 2023-11-17 to 2026-02-27 the glossary's "Map" cites 110.10;
 # the Russian translation misnumbers a few; the partial 2024 JSON and 2010 page lack the rest.
 UNRESOLVED = {
-    "en-2005-08-01": 1, "en-2005-10-01": 1, "en-2006-02-01": 1, "en-2007-05-01": 1,
-    "en-2009-07-11": 2, "en-2009-09-04": 1, "en-2009-10-01": 2,
-    **{f"en-{d}": 1 for d in ("2016-11-11", "2017-01-19", "2017-04-28", "2017-06-05",
-                              "2017-07-07", "2017-08-25", "2017-09-25")},
-    **{f"en-{d}": 1 for d in ("2023-11-17", "2024-02-06", "2024-03-08", "2024-04-10",
-                              "2024-06-07", "2024-08-02", "2024-09-17", "2024-11-08",
-                              "2025-02-07", "2025-04-04", "2025-06-06", "2025-07-25",
-                              "2025-09-19", "2025-11-14", "2026-01-16", "2026-02-27")},
-    "ru-2019-01-25": 12, "en-2024-07-30": 17, "en-2010-07-16-webpage": 82,
+    "en-2005-08-01": 1,
+    "en-2005-10-01": 1,
+    "en-2006-02-01": 1,
+    "en-2007-05-01": 1,
+    "en-2009-07-11": 2,
+    "en-2009-09-04": 1,
+    "en-2009-10-01": 2,
+    **{
+        f"en-{d}": 1
+        for d in (
+            "2016-11-11",
+            "2017-01-19",
+            "2017-04-28",
+            "2017-06-05",
+            "2017-07-07",
+            "2017-08-25",
+            "2017-09-25",
+        )
+    },
+    **{
+        f"en-{d}": 1
+        for d in (
+            "2023-11-17",
+            "2024-02-06",
+            "2024-03-08",
+            "2024-04-10",
+            "2024-06-07",
+            "2024-08-02",
+            "2024-09-17",
+            "2024-11-08",
+            "2025-02-07",
+            "2025-04-04",
+            "2025-06-06",
+            "2025-07-25",
+            "2025-09-19",
+            "2025-11-14",
+            "2026-01-16",
+            "2026-02-27",
+        )
+    },
+    "ru-2019-01-25": 12,
+    "en-2024-07-30": 17,
+    "en-2010-07-16-webpage": 82,
 }
 
 

@@ -39,7 +39,10 @@ def test_rule_view_wraps_at_width(library):
 def test_examples_are_set_apart(library):
     rule = library.get("en-2026-08-07", "101.2")
     text = printed(render.RuleView("en-2026-08-07", rule, []), width=60)
-    assert "\n    Example: If one effect reads “You may play an additional\n    land this turn”" in text
+    assert (
+        "\n    Example: If one effect reads “You may play an additional\n    land this turn”"
+        in text
+    )
 
 
 def test_no_colour_unless_a_terminal(library):
@@ -48,7 +51,9 @@ def test_no_colour_unless_a_terminal(library):
     assert "\x1b[" not in plain
     coloured = printed(render.RuleView("en-2026-08-07", rule, []), force_terminal=True)
     assert "\x1b[" in coloured
-    no_color = printed(render.RuleView("en-2026-08-07", rule, []), force_terminal=True, no_color=True)
+    no_color = printed(
+        render.RuleView("en-2026-08-07", rule, []), force_terminal=True, no_color=True
+    )
     assert "\x1b[3" not in no_color  # no colour codes (bold may stay)
 
 

@@ -45,12 +45,21 @@ def test_fields_as_the_file_has_them(raw, cards):
         card = cards[item["name"]]
         front = card.faces[0]
         assert (card.layout, list(card.keywords), list(card.color_identity)) == (
-            item["layout"], item["keywords"], item["color_identity"])
+            item["layout"],
+            item["keywords"],
+            item["color_identity"],
+        )
         if not item.get("faces"):
             assert (front.mana_cost, front.type_line, front.text) == (
-                item["mana_cost"], item["type_line"], item["oracle_text"])
+                item["mana_cost"],
+                item["type_line"],
+                item["oracle_text"],
+            )
             assert (front.power, front.toughness, front.loyalty) == (
-                item["power"], item["toughness"], item["loyalty"])
+                item["power"],
+                item["toughness"],
+                item["loyalty"],
+            )
         else:
             assert [f.name for f in card.faces] == [f["name"] for f in item["faces"]]
 
@@ -58,7 +67,10 @@ def test_fields_as_the_file_has_them(raw, cards):
 def test_spot_checks_of_the_notice(cards):
     spider = cards["Giant Spider"]
     assert (spider.faces[0].mana_cost, spider.faces[0].type_line, spider.keywords) == (
-        "{3}{G}", "Creature — Spider", ("Reach",))
+        "{3}{G}",
+        "Creature — Spider",
+        ("Reach",),
+    )
     assert (spider.faces[0].power, spider.faces[0].toughness) == ("2", "4")
     assert cards["Paladin en-Vec"].keywords == ("First strike", "Protection")
     assert cards["Krosan Grip"].keywords == ("Split second",)
@@ -70,19 +82,27 @@ def test_missing_parts_are_marked(raw, cards):
     incomplete = [c for c in cards.values() if c.faces_incomplete]
     assert len(incomplete) == sum(1 for item in raw if item.get("faces_incomplete")) == 446
     stomp = cards["Bonecrusher Giant // Stomp"]
-    assert [(f.name, f.missing) for f in stomp.faces] == [("Bonecrusher Giant", False), ("Stomp", True)]
-    assert cards["Fire // Ice"].faces[1] == cards["Fire // Ice"].faces[1]._replace(name="Ice", missing=True)
+    assert [(f.name, f.missing) for f in stomp.faces] == [
+        ("Bonecrusher Giant", False),
+        ("Stomp", True),
+    ]
+    assert cards["Fire // Ice"].faces[1] == cards["Fire // Ice"].faces[1]._replace(
+        name="Ice", missing=True
+    )
 
 
-@pytest.mark.parametrize("name, layout, faces", [
-    ("Giant Spider", "normal", 1),
-    ("Bonecrusher Giant // Stomp", "adventure", 2),
-    ("Fire // Ice", "split", 2),
-    ("Delver of Secrets // Insectile Aberration", "transform", 2),
-    ("Westvale Abbey // Ormendahl, Profane Prince", "transform", 2),
-    ("Bruna, the Fading Light", "meld", 1),
-    ("Urza's Saga", "saga", 1),
-])
+@pytest.mark.parametrize(
+    "name, layout, faces",
+    [
+        ("Giant Spider", "normal", 1),
+        ("Bonecrusher Giant // Stomp", "adventure", 2),
+        ("Fire // Ice", "split", 2),
+        ("Delver of Secrets // Insectile Aberration", "transform", 2),
+        ("Westvale Abbey // Ormendahl, Profane Prince", "transform", 2),
+        ("Bruna, the Fading Light", "meld", 1),
+        ("Urza's Saga", "saga", 1),
+    ],
+)
 def test_layouts(cards, name, layout, faces):
     card = cards[name]
     assert (card.layout, len(card.faces)) == (layout, faces)
@@ -94,7 +114,10 @@ def test_double_faced_and_meld_cards_keep_both_sides(cards):
     delver = cards["Delver of Secrets // Insectile Aberration"]
     assert not delver.faces_incomplete
     assert (delver.faces[1].type_line, delver.faces[1].text, delver.faces[1].power) == (
-        "Creature — Human Insect", "Flying", "3")
+        "Creature — Human Insect",
+        "Flying",
+        "3",
+    )
     mdfc = next(c for c in cards.values() if c.layout == "modal_dfc")
     assert len(mdfc.faces) == 2
     assert cards["Bruna, the Fading Light"].melds_into == "Brisela, Voice of Nightmares"
@@ -110,23 +133,41 @@ def _gz(text: bytes) -> bytes:
     return gzip.compress(text)
 
 
-GOOD = json.dumps({"name": "Grizzly Bears", "mana_cost": "{1}{G}", "type_line": "Creature — Bear",
-                   "oracle_text": "", "keywords": [], "power": "2", "toughness": "2",
-                   "loyalty": None, "layout": "normal", "color_identity": ["G"]}).encode()
+GOOD = json.dumps(
+    {
+        "name": "Grizzly Bears",
+        "mana_cost": "{1}{G}",
+        "type_line": "Creature — Bear",
+        "oracle_text": "",
+        "keywords": [],
+        "power": "2",
+        "toughness": "2",
+        "loyalty": None,
+        "layout": "normal",
+        "color_identity": ["G"],
+    }
+).encode()
 
 
-@pytest.mark.parametrize("data, line, expected", [
-    (b"name,mana_cost\nGrizzly Bears,{1}{G}\n", None, "a gzip-compressed JSON Lines file"),
-    (_gz(GOOD + b"\n{not json\n"), 2, "a JSON object"),
-    (_gz(GOOD + b"\n[1, 2]\n"), 2, "a JSON object"),
-    (_gz(GOOD + b"\n" + GOOD.replace(b'"keywords": []', b'"keywords": "Flying"')), 2, "`keywords`"),
-    (_gz(GOOD.replace(b'"Grizzly Bears"', b'""')), 1, "a card `name`"),
-    (_gz(GOOD.replace(b'"type_line": "Creature \\u2014 Bear", ', b"")), 1, "a `type_line`"),
-    (_gz(GOOD + b"\n" + GOOD + b"\n"), 2, "a card name not used before (line 1)"),
-    (_gz(GOOD + b"\n" + GOOD.replace(b"Grizzly", b"Gr\xffzly") + b"\n"), 2, "UTF-8 text"),
-    (_gz(GOOD + b"\n" + GOOD.replace(b'"power": "2"', b'"power": [2]')), 2, "`power`"),
-    (_gz(b"\n\n"), None, "at least one card"),
-])
+@pytest.mark.parametrize(
+    "data, line, expected",
+    [
+        (b"name,mana_cost\nGrizzly Bears,{1}{G}\n", None, "a gzip-compressed JSON Lines file"),
+        (_gz(GOOD + b"\n{not json\n"), 2, "a JSON object"),
+        (_gz(GOOD + b"\n[1, 2]\n"), 2, "a JSON object"),
+        (
+            _gz(GOOD + b"\n" + GOOD.replace(b'"keywords": []', b'"keywords": "Flying"')),
+            2,
+            "`keywords`",
+        ),
+        (_gz(GOOD.replace(b'"Grizzly Bears"', b'""')), 1, "a card `name`"),
+        (_gz(GOOD.replace(b'"type_line": "Creature \\u2014 Bear", ', b"")), 1, "a `type_line`"),
+        (_gz(GOOD + b"\n" + GOOD + b"\n"), 2, "a card name not used before (line 1)"),
+        (_gz(GOOD + b"\n" + GOOD.replace(b"Grizzly", b"Gr\xffzly") + b"\n"), 2, "UTF-8 text"),
+        (_gz(GOOD + b"\n" + GOOD.replace(b'"power": "2"', b'"power": [2]')), 2, "`power`"),
+        (_gz(b"\n\n"), None, "at least one card"),
+    ],
+)
 def test_defects_name_the_file_and_the_line(data, line, expected):
     with pytest.raises(SourceError) as e:
         card_file.read(Path(NAME), data)
@@ -149,11 +190,32 @@ def test_a_missing_file():
     assert e.value.file == "no-such-cards.jsonl.gz" and "readable" in e.value.expected
 
 
-_VALUE = st.none() | st.booleans() | st.integers() | st.text(max_size=8) | st.lists(st.text(max_size=4), max_size=3)
+_VALUE = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=8)
+    | st.lists(st.text(max_size=4), max_size=3)
+)
 _CARD = st.dictionaries(
-    st.sampled_from(["name", "mana_cost", "type_line", "oracle_text", "keywords", "power",
-                     "toughness", "loyalty", "layout", "color_identity", "faces", "melds_into"]),
-    _VALUE | st.lists(st.dictionaries(st.sampled_from(["name", "oracle_text"]), _VALUE), max_size=2),
+    st.sampled_from(
+        [
+            "name",
+            "mana_cost",
+            "type_line",
+            "oracle_text",
+            "keywords",
+            "power",
+            "toughness",
+            "loyalty",
+            "layout",
+            "color_identity",
+            "faces",
+            "melds_into",
+        ]
+    ),
+    _VALUE
+    | st.lists(st.dictionaries(st.sampled_from(["name", "oracle_text"]), _VALUE), max_size=2),
 )
 
 

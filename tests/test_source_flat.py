@@ -45,19 +45,65 @@ NOT_TERMS = {"Limited", "Generic Mana", "Trigger"}
 AFTER_NO_PERIOD = {"Cumulative Upkeep", "Landwalk", "Toughness"}
 # Terms of this glossary that the July 2009 glossary no longer has.
 FEB_ONLY = {
-    "Ante (Obsolete)", '"As Though"', "Cantrip (Informal)", "Cast (Obsolete)", "Champion",
-    "Colorless mana", "Comes into Play", "Controlling Another Player's Turn", "Depend On",
-    "Distribute", "Divide", "Dual Land (Informal)", "Enchant Opponent, Enchant Player",
-    "End of Turn Step", "End Phase", "Ending the Turn", "Fizzle (Informal)", "Flip a Coin",
-    "Floor Rules", "Game Action", "Generic Mana Cost", "Hidden Information (Informal)",
-    "Imprinted [quality] card", "In Play", "Infinity Rule (Informal)", "Leaves Play",
-    "LIFO (Informal)", "Mana Burn", "Multiplayer", "Number", "Obsolete", "Order", "Phased Out",
-    "Play/Draw (Informal)", "Postcombat", "Precombat", "Public Information (Informal)",
-    "Put into Play", "Random", "Removed from the Game", "Respond, Response (Informal)",
-    "Sealed Deck", "Set Aside", "Shield", "Snow Landwalk", "Snow Mana", "State-Based Effects",
-    "State Triggers", "Substance", "Summoning Sickness (Informal)", "Suspended", "Teams", "Tie",
-    "Trigger, Triggered Ability", "Turn Marker", "Two-Headed Giant", "Unblocked",
-    "Universal Tournament Rules", "Vanguard and Avatars",
+    "Ante (Obsolete)",
+    '"As Though"',
+    "Cantrip (Informal)",
+    "Cast (Obsolete)",
+    "Champion",
+    "Colorless mana",
+    "Comes into Play",
+    "Controlling Another Player's Turn",
+    "Depend On",
+    "Distribute",
+    "Divide",
+    "Dual Land (Informal)",
+    "Enchant Opponent, Enchant Player",
+    "End of Turn Step",
+    "End Phase",
+    "Ending the Turn",
+    "Fizzle (Informal)",
+    "Flip a Coin",
+    "Floor Rules",
+    "Game Action",
+    "Generic Mana Cost",
+    "Hidden Information (Informal)",
+    "Imprinted [quality] card",
+    "In Play",
+    "Infinity Rule (Informal)",
+    "Leaves Play",
+    "LIFO (Informal)",
+    "Mana Burn",
+    "Multiplayer",
+    "Number",
+    "Obsolete",
+    "Order",
+    "Phased Out",
+    "Play/Draw (Informal)",
+    "Postcombat",
+    "Precombat",
+    "Public Information (Informal)",
+    "Put into Play",
+    "Random",
+    "Removed from the Game",
+    "Respond, Response (Informal)",
+    "Sealed Deck",
+    "Set Aside",
+    "Shield",
+    "Snow Landwalk",
+    "Snow Mana",
+    "State-Based Effects",
+    "State Triggers",
+    "Substance",
+    "Summoning Sickness (Informal)",
+    "Suspended",
+    "Teams",
+    "Tie",
+    "Trigger, Triggered Ability",
+    "Turn Marker",
+    "Two-Headed Giant",
+    "Unblocked",
+    "Universal Tournament Rules",
+    "Vanguard and Avatars",
 }
 MENTION_WORDS = {"rule", "rules", "see", "and", "or", "of", "in", "to", "section"}
 
@@ -282,7 +328,9 @@ def test_glossary_entries(edition, terms):
     assert terms["Ante (Obsolete)"].definition.startswith("Earlier versions of the Magic rules")
     assert terms["Cantrip (Informal)"].headwords == ("Cantrip",)
     assert terms["Control, Controller"].headwords == (
-        "Control, Controller", "Control", "Controller"
+        "Control, Controller",
+        "Control",
+        "Controller",
     )
     # examples in the glossary stay with their definition, on a line of their own
     activation = terms["Activation Cost"].definition.split("\n")
@@ -294,7 +342,7 @@ def test_glossary_entries(edition, terms):
     assert terms["Colorless mana"].definition.startswith("Numeral symbols (such as {1})")
     assert terms["Cumulative Upkeep"].definition.startswith("Cumulative upkeep is a triggered")
     assert terms["Creature Type"].definition.endswith("Zombie, Zubera")
-    assert terms["Absorb"].definition.startswith('Absorb is a static ability that prevents damage.')
+    assert terms["Absorb"].definition.startswith("Absorb is a static ability that prevents damage.")
     assert '"Absorb N" means' in terms["Absorb"].definition  # a sentence, not a term
 
 
@@ -387,11 +435,38 @@ def test_arbitrary_bytes_parse_or_raise_source_error(data):
 
 
 FRAGMENTS = [
-    "1. The Game", "100. General", "100.1. Text.", "100.1a Sub.", "100.1b. Sub.", "100.2 Rule",
-    "Example: e.", "see rule 601.15.", "101.", "2. Parts", "211. [Blank.]", "99.1.", "901.4.All",
-    "Glossary", "Credits", "Ability Word An ability word.", "Absorb Absorb is.", "(Obsolete)",
-    "(Informal)", "See X.", "1. To counter.", "2. A counter.", "Zubera", "_Magic_", "Coast_(R)",
-    "[quality] card", "The", ".", ",", "\n", "  ", "Contents",
+    "1. The Game",
+    "100. General",
+    "100.1. Text.",
+    "100.1a Sub.",
+    "100.1b. Sub.",
+    "100.2 Rule",
+    "Example: e.",
+    "see rule 601.15.",
+    "101.",
+    "2. Parts",
+    "211. [Blank.]",
+    "99.1.",
+    "901.4.All",
+    "Glossary",
+    "Credits",
+    "Ability Word An ability word.",
+    "Absorb Absorb is.",
+    "(Obsolete)",
+    "(Informal)",
+    "See X.",
+    "1. To counter.",
+    "2. A counter.",
+    "Zubera",
+    "_Magic_",
+    "Coast_(R)",
+    "[quality] card",
+    "The",
+    ".",
+    ",",
+    "\n",
+    "  ",
+    "Contents",
 ]
 
 

@@ -121,9 +121,7 @@ def test_sections_from_the_body_and_the_contents(edition, by_number):
         if (m := re.match(r"^\s*- (\d{3})\. (.*)$", line))
     }
     body, _ = parts()
-    in_body = {
-        m.group(1) for line in body if (m := re.match(r"^[#\s]*(\d{3})\.? \D", line))
-    }
+    in_body = {m.group(1) for line in body if (m := re.match(r"^[#\s]*(\d{3})\.? \D", line))}
     sections = {r.number for r in edition.rules if r.kind == "section"}
     assert sections == set(contents) | in_body
     assert len(sections) == 130

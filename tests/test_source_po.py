@@ -230,9 +230,18 @@ def test_symbols(rules):
 
 def test_symbol_table():
     table = {
-        "tap": "{T}", "untap": "{Q}", "mana_u": "{U}", "mana_x": "{X}", "mana_0": "{0}",
-        "mana_8": "{8}", "mana_wu": "{W/U}", "mana_gu": "{G/U}", "mana_2w": "{2/W}",
-        "mana_wp": "{W/P}", "mana_p": "{P}", "mana_snow": "{S}",
+        "tap": "{T}",
+        "untap": "{Q}",
+        "mana_u": "{U}",
+        "mana_x": "{X}",
+        "mana_0": "{0}",
+        "mana_8": "{8}",
+        "mana_wu": "{W/U}",
+        "mana_gu": "{G/U}",
+        "mana_2w": "{2/W}",
+        "mana_wp": "{W/P}",
+        "mana_p": "{P}",
+        "mana_snow": "{S}",
     }
     for name, want in table.items():
         assert po.symbol(name) == want
@@ -326,8 +335,18 @@ def test_rule_texts_match_the_nearest_official_edition(en, official):
         if a != b:
             changed.add(r.number)
     assert changed == {
-        "112.11", "121.6", "205.3j", "207.2c", "305.2b", "608.2b", "613.1f", "614.15", "700.5",
-        "701.3d", "706.10", "903.10",
+        "112.11",
+        "121.6",
+        "205.3j",
+        "207.2c",
+        "305.2b",
+        "608.2b",
+        "613.1f",
+        "614.15",
+        "700.5",
+        "701.3d",
+        "706.10",
+        "903.10",
     }
 
 
@@ -354,7 +373,7 @@ def test_glossary_entries(en):
     assert terms["Zone-Change Triggers"].definition.startswith("Trigger events that involve")
     assert terms["Deal"].see == "Damage"
     assert terms["Multikicker"].definition.endswith("See also Kicker.")
-    assert terms["Banding, \"Bands with Other\""].headwords[1:] == ("Banding", "Bands with Other")
+    assert terms['Banding, "Bands with Other"'].headwords[1:] == ("Banding", "Bands with Other")
     assert terms["At End of Turn (Obsolete)"].obsolete
     assert "Credits" not in terms and not any("Garfield" in g.definition for g in en.glossary)
     assert next(iter(terms)) == "Abandon" and list(terms)[-1] == "Zone-Change Triggers"
@@ -489,14 +508,38 @@ def test_arbitrary_bytes_parse_or_raise_source_error(data):
 
 
 VOCABULARY = [
-    'msgid ""', 'msgstr ""', '"Language: pl\\n"', '"Content-Type: text/plain; charset=UTF-8\\n"',
-    "#: c.rst:1", "#: c.rst:2 c.rst:7", "#: c.rst:5", "#: c.rst:9", "#, fuzzy", "# comment",
-    'msgid "These rules are effective as of May 1, 2030."', 'msgid "1. Game"',
-    'msgid "100. General"', 'msgid "100.1"', 'msgid "100.1a"', 'msgid "Text with |tap|."',
-    'msgid "**Example:** e :mtgtip:`Card`"', 'msgid "See rule :ref:`100.1 <mtgcr-100-1>`"',
-    'msgid "Glossary"', 'msgid "Term"', 'msgid "Credits"', 'msgstr "Termin"', '"cont"',
-    '"unterminated', 'msgctxt "c"', 'msgid_plural "p"', 'msgstr[0] ""', 'msgstr[1] "x"',
-    '#~ msgid "old"', "", "msgid", 'msgid "|bogus|"',
+    'msgid ""',
+    'msgstr ""',
+    '"Language: pl\\n"',
+    '"Content-Type: text/plain; charset=UTF-8\\n"',
+    "#: c.rst:1",
+    "#: c.rst:2 c.rst:7",
+    "#: c.rst:5",
+    "#: c.rst:9",
+    "#, fuzzy",
+    "# comment",
+    'msgid "These rules are effective as of May 1, 2030."',
+    'msgid "1. Game"',
+    'msgid "100. General"',
+    'msgid "100.1"',
+    'msgid "100.1a"',
+    'msgid "Text with |tap|."',
+    'msgid "**Example:** e :mtgtip:`Card`"',
+    'msgid "See rule :ref:`100.1 <mtgcr-100-1>`"',
+    'msgid "Glossary"',
+    'msgid "Term"',
+    'msgid "Credits"',
+    'msgstr "Termin"',
+    '"cont"',
+    '"unterminated',
+    'msgctxt "c"',
+    'msgid_plural "p"',
+    'msgstr[0] ""',
+    'msgstr[1] "x"',
+    '#~ msgid "old"',
+    "",
+    "msgid",
+    'msgid "|bogus|"',
 ]
 
 

@@ -122,8 +122,10 @@ def test_chapters_and_sections(parsed, rules):
     assert titles["315"] == "Conspiracies" and titles["401"] == "Library"
     assert titles["730"] == "Handling Illegal Actions" and titles["801"].startswith("Limited Range")
     # the headings run onto the end of a chapter's last entry are cut off it
-    assert not any(re.search(r"\d\. (Parts of a Card|Card Types|Zones|Multiplayer Rules)$", r.text)
-                   for r in parsed.edition.rules)
+    assert not any(
+        re.search(r"\d\. (Parts of a Card|Card Types|Zones|Multiplayer Rules)$", r.text)
+        for r in parsed.edition.rules
+    )
 
 
 def test_numbers_run_in_order(parsed):
@@ -235,7 +237,7 @@ def test_examples_are_split_out(parsed, rules):
     assert rules["500.10"].examples == (
         (
             'Obeka, Splitter of Seconds says, in part, "Whenever Obeka, Splitter of Seconds deals '
-            "combat damage to a player, you get that many additional upkeep steps after this phase.\" "
+            'combat damage to a player, you get that many additional upkeep steps after this phase." '
             "After that ability resolves, its controller adds that many beginning phases after this "
             "phase. Those new beginning phases have only an upkeep step. The untap steps and draw "
             "steps of those phases are skipped."
@@ -276,8 +278,19 @@ def test_brief_examples_repaired(parsed, rules):
 def test_real_words_are_never_split(parsed, raw):
     raw_text = " ".join(_entries(raw)).lower()
     out = " ".join(p for r in parsed.edition.rules for p in (r.text, *r.examples)).lower()
-    for word in ("nontoken", "battlefield", "lifelink", "planeswalker", "noncombat", "deathtouch",
-                 "graveyard", "upkeep", "nonland", "double-faced", "two-headed"):
+    for word in (
+        "nontoken",
+        "battlefield",
+        "lifelink",
+        "planeswalker",
+        "noncombat",
+        "deathtouch",
+        "graveyard",
+        "upkeep",
+        "nonland",
+        "double-faced",
+        "two-headed",
+    ):
         assert raw_text.count(word) > 0 and out.count(word) == raw_text.count(word), word
 
 
@@ -521,8 +534,9 @@ def test_arbitrary_bytes_parse_or_raise_source_error(data):
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=30,
 )
 
@@ -537,9 +551,27 @@ def test_arbitrary_json_parses_or_raises_source_error(value):
 
 
 _PIECES = st.sampled_from(
-    ["A zone is a place.", "thatsome", "library,hand", "Example: x.", "Example:", "100.2 Text",
-     '"Commander."119.1d. In', "effects.606.5 If", "blank.901.4.All", "see rule 400.7",
-     'rule 202, "Name."', "2. Parts of a Card", "(tm)", "{2}{W}", '"', "'", "", " ", "eleven"]
+    [
+        "A zone is a place.",
+        "thatsome",
+        "library,hand",
+        "Example: x.",
+        "Example:",
+        "100.2 Text",
+        '"Commander."119.1d. In',
+        "effects.606.5 If",
+        "blank.901.4.All",
+        "see rule 400.7",
+        'rule 202, "Name."',
+        "2. Parts of a Card",
+        "(tm)",
+        "{2}{W}",
+        '"',
+        "'",
+        "",
+        " ",
+        "eleven",
+    ]
 )
 _TEXT = st.lists(_PIECES, max_size=6).map("".join)
 _TITLES = st.sampled_from(["General", "Name", "Life", "Game Concepts", "Zones", "x", ""])

@@ -183,7 +183,11 @@ def test_2009_split_number():
 def test_glossary_entries():
     e = read("MagicCompRules-2026-08-07.txt")
     terms = {g.term: g for g in e.glossary}
-    assert terms["Control, Controller"].headwords == ("Control, Controller", "Control", "Controller")
+    assert terms["Control, Controller"].headwords == (
+        "Control, Controller",
+        "Control",
+        "Controller",
+    )
     assert terms["Y"].see == "X"
     assert terms["APNAP Order"].see == "Active Player, Nonactive Player Order"
     assert terms["Bury (Obsolete)"].obsolete and terms["Bury (Obsolete)"].headwords == ("Bury",)
@@ -277,15 +281,33 @@ def test_arbitrary_bytes_parse_or_raise_source_error(data):
 @given(
     st.lists(
         st.sampled_from(
-            ["100. General", "1. Game", "100.1. Text.", "100.1a Sub", "100.1a Dup", "Example: e",
-             "   cont", "", "Glossary", "Term", "Definition.", "Credits", "100.2 x", "99.1. bad",
-             "100.1b. p", "901.4.All", "702. 37a Storm"]
+            [
+                "100. General",
+                "1. Game",
+                "100.1. Text.",
+                "100.1a Sub",
+                "100.1a Dup",
+                "Example: e",
+                "   cont",
+                "",
+                "Glossary",
+                "Term",
+                "Definition.",
+                "Credits",
+                "100.2 x",
+                "99.1. bad",
+                "100.1b. p",
+                "901.4.All",
+                "702. 37a Storm",
+            ]
         ),
         max_size=30,
     )
 )
 def test_arbitrary_line_sequences_parse_or_raise_source_error(lines):
-    data = ("Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n" + "\n".join(lines)).encode()
+    data = (
+        "Comprehensive Rules\nThese rules are effective as of May 1, 2030.\n" + "\n".join(lines)
+    ).encode()
     try:
         [e] = text.read(Path("fuzz.txt"), data)
     except SourceError:

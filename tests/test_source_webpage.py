@@ -27,7 +27,11 @@ DATA = ROOT / "data"
 NAME = "cr-2010-07-16-en-section702-webpage.txt"
 CUT = ROOT / "tests" / "data" / "webpage" / "cr-2010-07-16-en-section702-cut.txt"
 CHROME_WORDS = (
-    "Additional Rules", "Keyword Actions", "Turn-Based Actions", "Contents", "Glossary",
+    "Additional Rules",
+    "Keyword Actions",
+    "Turn-Based Actions",
+    "Contents",
+    "Glossary",
     "Magic: the Gathering",
 )
 
@@ -162,7 +166,12 @@ def test_named_rules(rules):
     d = rules["702.2"]
     assert (d.kind, d.title, d.text, d.source.line) == ("rule", "Deathtouch", "Deathtouch", 5)
     assert [n for n in rules if re.fullmatch(r"702\.2[a-z]+", n)] == [
-        "702.2a", "702.2b", "702.2c", "702.2d", "702.2e", "702.2f",
+        "702.2a",
+        "702.2b",
+        "702.2c",
+        "702.2d",
+        "702.2e",
+        "702.2f",
     ]
     assert rules["702.2a"].text == "Deathtouch is a static ability."
     assert rules["702.2b"].text.endswith("that creature’s toughness. See rules 510.1c–d.")
@@ -328,12 +337,34 @@ def test_arbitrary_bytes_parse_or_raise_source_error(data):
 @given(
     st.lists(
         st.sampled_from(
-            ["Ïîëíûå ïðàâèëà Magic: the Gathering", "|", "| Áàçîâûå ïðàâèëà | Contents |",
-             "702.1 Most abilities", "702.2 Deathtouch", "702.2a Sub", "702.2a Dup", "702.2b. p",
-             "702.3. Defender", "702.3", "702.", "702. Keyword Abilities", "7. Additional Rules",
-             "7. Additional Rules << 701. Keyword Actions |", "701.1 Other", "099.1 bad",
-             "702.01 x", ",", ", or", ". Then", "", "   ", "| ã. Ìîñêâà |", "Ì", "702.5x5 token",
-             "effective as of May 1, 2030"]
+            [
+                "Ïîëíûå ïðàâèëà Magic: the Gathering",
+                "|",
+                "| Áàçîâûå ïðàâèëà | Contents |",
+                "702.1 Most abilities",
+                "702.2 Deathtouch",
+                "702.2a Sub",
+                "702.2a Dup",
+                "702.2b. p",
+                "702.3. Defender",
+                "702.3",
+                "702.",
+                "702. Keyword Abilities",
+                "7. Additional Rules",
+                "7. Additional Rules << 701. Keyword Actions |",
+                "701.1 Other",
+                "099.1 bad",
+                "702.01 x",
+                ",",
+                ", or",
+                ". Then",
+                "",
+                "   ",
+                "| ã. Ìîñêâà |",
+                "Ì",
+                "702.5x5 token",
+                "effective as of May 1, 2030",
+            ]
         ),
         max_size=30,
     ),

@@ -39,8 +39,11 @@ def test_detected_from_content(name):
 
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_editions_as_the_manifest_says(name, request):
-    parsed = (request.getfixturevalue("archive_editions") if FILES[name]["format"] == "archive"
-              else sources.read(DATA / name))
+    parsed = (
+        request.getfixturevalue("archive_editions")
+        if FILES[name]["format"] == "archive"
+        else sources.read(DATA / name)
+    )
     editions = [build.apply_options(e, FILES[name].get("options", {})) for e in parsed]
     assert [e.id for e in editions] == FILES[name]["editions"]
     # an archive's editions come from its members, each named after the edition's date
@@ -60,10 +63,22 @@ def test_a_file_in_the_wrong_format_is_a_source_error(fmt, name):
 @pytest.mark.parametrize(
     "fmt, data, where",
     [
-        ("scraped_json", (DATA / "cr-2024-07-30-en.json").read_bytes()[:5000], "cr-2024-07-30-en.json:"),
+        (
+            "scraped_json",
+            (DATA / "cr-2024-07-30-en.json").read_bytes()[:5000],
+            "cr-2024-07-30-en.json:",
+        ),
         ("po", b'msgid "100.1."\nmsgstr "\n', "cr-2013-11-01-pl.po:"),
-        ("markdown", "# Полные правила\n\n(от 25 января 2019)\n\nНет правил.\n".encode(), "cr-2019-01-25-ru.md:"),
-        ("text", b"These rules are effective as of May 1, 2030.\n\nNo rules.\n", "MagicCompRules.txt:"),
+        (
+            "markdown",
+            "# Полные правила\n\n(от 25 января 2019)\n\nНет правил.\n".encode(),
+            "cr-2019-01-25-ru.md:",
+        ),
+        (
+            "text",
+            b"These rules are effective as of May 1, 2030.\n\nNo rules.\n",
+            "MagicCompRules.txt:",
+        ),
     ],
 )
 def test_broken_files_name_file_and_line(fmt, data, where):
@@ -71,7 +86,7 @@ def test_broken_files_name_file_and_line(fmt, data, where):
     with pytest.raises(SourceError) as e:
         sources.parser(fmt).read(Path(name), data)
     assert str(e.value).startswith(where)
-    line = str(e.value)[len(where):].split(":")[0]
+    line = str(e.value)[len(where) :].split(":")[0]
     assert line.isdigit(), str(e.value)
 
 

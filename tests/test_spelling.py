@@ -8,8 +8,16 @@ from rapidfuzz import fuzz
 
 from crlookup.spelling import nearest
 
-VOCABULARY = {"deathtouch": 40, "trample": 90, "library": 300, "arrange": 2, "ходит": 3,
-              "shrine": 1, "death": 60, "touch": 25}
+VOCABULARY = {
+    "deathtouch": 40,
+    "trample": 90,
+    "library": 300,
+    "arrange": 2,
+    "ходит": 3,
+    "shrine": 1,
+    "death": 60,
+    "touch": 25,
+}
 
 
 def test_typos_are_read_as_the_words_meant():
@@ -30,10 +38,15 @@ def test_the_cutoff_holds_and_the_more_used_of_equals_wins():
     assert nearest("teuch", {"touch": 1, "tench": 9}, 75) == "tench"  # both 80
 
 
-@given(st.text(alphabet="adehinorstuхдито", min_size=1, max_size=12),
-       st.dictionaries(st.text(alphabet="adehinorstuхдито", min_size=1, max_size=12),
-                       st.integers(1, 100), max_size=20),
-       st.integers(50, 100))
+@given(
+    st.text(alphabet="adehinorstuхдито", min_size=1, max_size=12),
+    st.dictionaries(
+        st.text(alphabet="adehinorstuхдито", min_size=1, max_size=12),
+        st.integers(1, 100),
+        max_size=20,
+    ),
+    st.integers(50, 100),
+)
 def test_a_correction_is_a_word_of_the_vocabulary_near_enough(word, vocabulary, cutoff):
     found = nearest(word, vocabulary, cutoff)
     scores = {w: fuzz.ratio(word, w) for w in vocabulary if w[0] == word[0]}

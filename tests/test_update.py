@@ -76,7 +76,7 @@ class Handler(SimpleHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.end_headers()
             for i in range(0, len(self.body), 65536):
-                self.wfile.write(self.body[i:i + 65536])
+                self.wfile.write(self.body[i : i + 65536])
             self.close_connection = True
             return
         super().do_GET()
@@ -107,8 +107,9 @@ def server(tmp_path, official, small_data):
 
     httpd = Quiet(("127.0.0.1", 0), Serving)
     httpd.timeout = 5
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}"
     try:
@@ -154,7 +155,9 @@ def state() -> tuple:
 
 def leftovers() -> list[str]:
     """Partial downloads anywhere under the home."""
-    return [str(p) for p in home().rglob("*") if p.name.startswith(".partial") or p.suffix == ".part"]
+    return [
+        str(p) for p in home().rglob("*") if p.name.startswith(".partial") or p.suffix == ".part"
+    ]
 
 
 def editions() -> list[str]:
@@ -171,12 +174,16 @@ def one_line(error: str) -> str:
 
 def test_the_link_to_the_rules_text():
     base = "https://magic.wizards.com/en/rules"
-    page = ('<a href="/robots.txt">x</a><a href=\'https://media.wizards.com/2025/downloads/'
-            'MagicCompRules%2020250404.txt\'>TXT</a><a href="MagicCompRules.pdf">PDF</a>')
+    page = (
+        '<a href="/robots.txt">x</a><a href=\'https://media.wizards.com/2025/downloads/'
+        'MagicCompRules%2020250404.txt\'>TXT</a><a href="MagicCompRules.pdf">PDF</a>'
+    )
     assert update.rules_text_link(page, base) == (
-        "https://media.wizards.com/2025/downloads/MagicCompRules%2020250404.txt")
+        "https://media.wizards.com/2025/downloads/MagicCompRules%2020250404.txt"
+    )
     assert update.rules_text_link('<a href="../rules.TXT?x=1">', base) == (
-        "https://magic.wizards.com/rules.TXT?x=1")
+        "https://magic.wizards.com/rules.TXT?x=1"
+    )
     assert update.rules_text_link('<a href="MagicCompRules.pdf">', base) is None
     assert update.rules_text_link('<a href="file:///etc/MagicCompRules.txt">', base) is None
 
@@ -187,10 +194,13 @@ def test_the_link_to_the_rules_text():
 def test_update_from_the_rules_page_then_again(server, monkeypatch):
     server.page(monkeypatch)
     out = run("update").output
-    assert out == "en-2026-08-07: 2837 rules added, 301 changed, 5 removed (against en-2010-07-16)\n"
+    assert (
+        out == "en-2026-08-07: 2837 rules added, 301 changed, 5 removed (against en-2010-07-16)\n"
+    )
     assert "en-2026-08-07" in editions()
     assert (home() / "sources" / "MagicCompRules-20260807.txt").read_bytes() == (
-        server.folder / "en" / "downloads" / "MagicCompRules 20260807.txt").read_bytes()
+        server.folder / "en" / "downloads" / "MagicCompRules 20260807.txt"
+    ).read_bytes()
     assert not (home() / update.DOWNLOADS).exists() and not leftovers()
     # again: nothing new, nothing written, nothing rebuilt
     before = state()
@@ -232,7 +242,8 @@ def test_an_edition_the_library_has_is_not_added(server, official, monkeypatch):
     run("editions")
     before = state()
     assert run("update", "--from", f"{server.url}/{SAME}").output == (
-        "already up to date: en-2010-07-16\n")
+        "already up to date: en-2010-07-16\n"
+    )
     assert state() == before and not leftovers()
 
 
@@ -272,8 +283,9 @@ def test_a_page_without_the_link(server, built, monkeypatch):
     (server.folder / "changed").write_text('<a href="MagicCompRules.pdf">PDF</a>', encoding="utf-8")
     server.page(monkeypatch, "/changed")
     error = one_line(run("update", code=1).error)
-    assert error == ("the rules page has changed: no link to the rules text (.txt) on "
-                     f"{server.url}/changed")
+    assert error == (
+        f"the rules page has changed: no link to the rules text (.txt) on {server.url}/changed"
+    )
     assert state() == built
 
 
@@ -289,8 +301,10 @@ def test_a_missing_page_or_file(server, built, monkeypatch):
 def test_a_download_that_is_not_the_rules(server, built, monkeypatch):
     (server.folder / "notes.txt").write_bytes(b"just a shopping list\n")
     error = one_line(run("update", "--from", f"{server.url}/notes.txt", code=1).error)
-    assert error.startswith(f"{server.url}/notes.txt is not a rules text: notes.txt:1: expected a "
-                            "Comprehensive Rules document")
+    assert error.startswith(
+        f"{server.url}/notes.txt is not a rules text: notes.txt:1: expected a "
+        "Comprehensive Rules document"
+    )
     assert state() == built and not leftovers()
     assert editions() == ["en-2010-07-16"]
 
@@ -303,8 +317,10 @@ def test_a_file_that_is_not_the_rules(built, tmp_path):
     po = tmp_path / "rules.po"
     po.write_bytes((DATA / "cr-2013-11-01-pl.po").read_bytes())
     error = one_line(run("update", "--from", str(po), code=2).error)
-    assert error == (f"{po} is not the rules text Wizards publishes (it reads as the po format); "
-                     "add it with `crlookup ingest`")
+    assert error == (
+        f"{po} is not the rules text Wizards publishes (it reads as the po format); "
+        "add it with `crlookup ingest`"
+    )
     error = one_line(run("update", "--from", str(tmp_path / "nope.txt"), code=2).error)
     assert error == f"{tmp_path / 'nope.txt'}: No such file or directory"
     assert state() == built and editions() == ["en-2010-07-16"]
@@ -314,16 +330,19 @@ def test_an_interrupted_download(server, built, monkeypatch, official):
     url = f"{server.url}/cut/MagicCompRules.txt"
     error = one_line(run("update", "--from", url, code=1).error)
     size = len(official[NEW])
-    assert error == (f"cannot download {url}: the connection closed after {size // 2} of {size} "
-                     "bytes")
+    assert error == (
+        f"cannot download {url}: the connection closed after {size // 2} of {size} bytes"
+    )
     assert state() == built and not leftovers()
     assert not (home() / update.DOWNLOADS).exists()
 
 
 def test_a_download_too_large(server, built, monkeypatch):
     monkeypatch.setattr(update, "MAX_FILE", 100_000)
-    for path in ("/en/downloads/MagicCompRules%2020260807.txt",  # says its size: refused at once
-                 "/stream/MagicCompRules.txt"):  # does not: stopped after 100 kB
+    for path in (
+        "/en/downloads/MagicCompRules%2020260807.txt",  # says its size: refused at once
+        "/stream/MagicCompRules.txt",
+    ):  # does not: stopped after 100 kB
         url = server.url + path
         error = one_line(run("update", "--from", url, code=1).error)
         assert error == f"cannot download {url}: larger than 0.1 MB"
@@ -345,8 +364,9 @@ def test_ctrl_c_during_a_download_leaves_nothing(server, built, monkeypatch):
             time.sleep(2)
 
     httpd = Quiet(("127.0.0.1", 0), Slow)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
 
     def interrupt(*_):

@@ -36,8 +36,20 @@ from crlookup.ask.retrieve import rank
 from crlookup.i18n import _
 from crlookup.read import Library
 
-__all__ = ["Answer", "Asked", "Lexicon", "Question", "answer", "ask",
-           "citations", "detect_lang", "lexicon", "rank", "readings", "understand"]
+__all__ = [
+    "Answer",
+    "Asked",
+    "Lexicon",
+    "Question",
+    "answer",
+    "ask",
+    "citations",
+    "detect_lang",
+    "lexicon",
+    "rank",
+    "readings",
+    "understand",
+]
 
 
 class Asked(NamedTuple):
@@ -47,8 +59,12 @@ class Asked(NamedTuple):
     read_as: tuple[str, ...] = ()  # how it was read: cards, terms (and where), corrections
 
     def to_dict(self) -> dict:
-        return {"question": self.question.text, "read_against": self.searched,
-                "read_as": list(self.read_as), "answers": [a.to_dict() for a in self.answers]}
+        return {
+            "question": self.question.text,
+            "read_against": self.searched,
+            "read_as": list(self.read_as),
+            "answers": [a.to_dict() for a in self.answers],
+        }
 
 
 def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
@@ -57,8 +73,10 @@ def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
     from crlookup.numbers import ref_label
 
     card = _("card")
-    out = [f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
-           for typed, name in question.cards]
+    out = [
+        f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
+        for typed, name in question.cards
+    ]
     for k, named in question.terms:
         t = lex.terms[k]
         where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
@@ -67,8 +85,15 @@ def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
     return tuple(out)
 
 
-def ask(lib: Library, text: str, *, edition: str | None = None, lang: str | None = None,
-        limit: int = 5, progress=None) -> Asked:
+def ask(
+    lib: Library,
+    text: str,
+    *,
+    edition: str | None = None,
+    lang: str | None = None,
+    limit: int = 5,
+    progress=None,
+) -> Asked:
     """Answer `text` from `edition`, else the newest edition of `lang`, else of its own language.
 
     The question is read against an edition of its own language; when the rules are wanted in
@@ -105,9 +130,14 @@ def _carry(lib: Library, found: list[Answer], target: str) -> list[Answer]:
                 twin = (target, links.numbers(twin[0], twin[1]).get(target))
         rule = lib.get(target, twin[1]) if twin and twin[1] else None
         if rule is None:
-            out.append(a._replace(why=(*a.why, _("no counterpart in {edition}").format(edition=target))))
+            out.append(
+                a._replace(why=(*a.why, _("no counterpart in {edition}").format(edition=target)))
+            )
             continue
         note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
-        out.append(Answer(target, rule.number, _title(lib, target, rule), rule.text, a.score,
-                          (*a.why, note)))
+        out.append(
+            Answer(
+                target, rule.number, _title(lib, target, rule), rule.text, a.score, (*a.why, note)
+            )
+        )
     return out

@@ -15,14 +15,41 @@ from crlookup.words import NOUN_CUES, VERB_CUES, bases
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 _NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
-_SENTENCE_START = {"", ".", "?", "!", ":", "\"", "“", "«", "(", "'", "‘", "—", "–", "-"}
+_SENTENCE_START = {"", ".", "?", "!", ":", '"', "“", "«", "(", "'", "‘", "—", "–", "-"}
 
 NUMBER_WORDS = {
-    "en": {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-           "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twenty": "20"},
-    "ru": {"ноль": "0", "нуль": "0", "один": "1", "одна": "1", "одно": "1", "два": "2", "две": "2",
-           "три": "3", "четыре": "4", "пять": "5", "шесть": "6", "семь": "7", "восемь": "8",
-           "девять": "9", "десять": "10", "двадцать": "20"},
+    "en": {
+        "zero": "0",
+        "one": "1",
+        "two": "2",
+        "three": "3",
+        "four": "4",
+        "five": "5",
+        "six": "6",
+        "seven": "7",
+        "eight": "8",
+        "nine": "9",
+        "ten": "10",
+        "twenty": "20",
+    },
+    "ru": {
+        "ноль": "0",
+        "нуль": "0",
+        "один": "1",
+        "одна": "1",
+        "одно": "1",
+        "два": "2",
+        "две": "2",
+        "три": "3",
+        "четыре": "4",
+        "пять": "5",
+        "шесть": "6",
+        "семь": "7",
+        "восемь": "8",
+        "девять": "9",
+        "десять": "10",
+        "двадцать": "20",
+    },
 }
 
 # Words a question is phrased with rather than about (added to each language's stop words).
@@ -40,12 +67,52 @@ BOILERPLATE = {
         ситуации значит верно правильно ведь разве нужно надо должен должна должны""".split(),  # noqa: SIM905
 }
 # Stop words that decide rules questions ("before", "each", "no") are kept.
-KEEP = {"en": {"before", "after", "during", "until", "each", "all", "no", "not", "only", "same",
-               "other", "up", "down", "out", "under", "more", "than", "own", "against", "between",
-               "into", "off", "once", "few", "most", "both", "any"},
-        "ru": {"перед", "после", "до", "без", "не", "нет", "больше", "более", "другой", "один",
-               "два", "три", "каждый"}}
-
+KEEP = {
+    "en": {
+        "before",
+        "after",
+        "during",
+        "until",
+        "each",
+        "all",
+        "no",
+        "not",
+        "only",
+        "same",
+        "other",
+        "up",
+        "down",
+        "out",
+        "under",
+        "more",
+        "than",
+        "own",
+        "against",
+        "between",
+        "into",
+        "off",
+        "once",
+        "few",
+        "most",
+        "both",
+        "any",
+    },
+    "ru": {
+        "перед",
+        "после",
+        "до",
+        "без",
+        "не",
+        "нет",
+        "больше",
+        "более",
+        "другой",
+        "один",
+        "два",
+        "три",
+        "каждый",
+    },
+}
 
 
 class Analyzer:
@@ -81,7 +148,8 @@ class Analyzer:
         """The folded words `text` writes capitalised inside a sentence ("Can I Vindicate the
         emblem?", "my Viscera Seer"): names of cards, most likely, never typos of rules words."""
         return {
-            fold(m.group()) for m in _NAME.finditer(text)
+            fold(m.group())
+            for m in _NAME.finditer(text)
             if not m.group().isupper() and text[: m.start()].rstrip()[-1:] not in _SENTENCE_START
         }
 
@@ -105,7 +173,11 @@ class Analyzer:
             return None
         if word.endswith(("ed", "ing")) or before in VERB_CUES:
             return True
-        if before in NOUN_CUES or before.isdigit() or (word.endswith("s") and not word.endswith("ss")):
+        if (
+            before in NOUN_CUES
+            or before.isdigit()
+            or (word.endswith("s") and not word.endswith("ss"))
+        ):
             return False
         return None
 
@@ -129,4 +201,3 @@ def _stop_words(lang: str) -> frozenset[str]:
     words = set(stopwords_for_language("russian" if lang == "ru" else "english"))
     words = (words - KEEP[lang]) | set(BOILERPLATE[lang])
     return frozenset(fold(w).replace("'", "").replace("’", "") for w in words) | {"s", "t"}
-

@@ -39,8 +39,15 @@ LANGS = ("en", "ru")  # the languages questions are read in
 #: own before the archive of every official edition came; an edition outside them is embedded
 #: where its texts are new, once, the first time `ask` reads it
 EMBEDDED = (
-    "en-2009-02-01-flat", "en-2009-07-11", "en-2010-07-16-webpage", "en-2013-11-01-po",
-    "en-2014-02-01", "en-2019-01-25", "en-2022-11-18", "en-2024-07-30", "en-2026-08-07",
+    "en-2009-02-01-flat",
+    "en-2009-07-11",
+    "en-2010-07-16-webpage",
+    "en-2013-11-01-po",
+    "en-2014-02-01",
+    "en-2019-01-25",
+    "en-2022-11-18",
+    "en-2024-07-30",
+    "en-2026-08-07",
     "ru-2019-01-25",
 )
 
@@ -98,16 +105,26 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             continue
         weights: dict[str, float] = {}
         examples = [an.stem(w) for w in example_words if w not in an.stop]
-        parts = [(seq, TEXT), (examples, EXAMPLE),
-                 (an.stems(titles.get(rule, "")), RULE_TITLE),
-                 (sequences[position[rule]] if rule in position and not titles.get(rule) else [], RULE_TEXT),
-                 (an.stems(titles.get(head, "")), SECTION_TITLE)]
+        parts = [
+            (seq, TEXT),
+            (examples, EXAMPLE),
+            (an.stems(titles.get(rule, "")), RULE_TITLE),
+            (
+                sequences[position[rule]] if rule in position and not titles.get(rule) else [],
+                RULE_TEXT,
+            ),
+            (an.stems(titles.get(head, "")), SECTION_TITLE),
+        ]
         for stems, weight in parts:
             for s in stems:
                 weights[s] = weights.get(s, 0.0) + weight
         parent_refs = referring[position[rule]] if rule in position and not titles.get(rule) else 0
-        lengths.append(sum(weights.values()) + TEXT * text_refs + EXAMPLE * example_refs
-                       + RULE_TEXT * parent_refs)
+        lengths.append(
+            sum(weights.values())
+            + TEXT * text_refs
+            + EXAMPLE * example_refs
+            + RULE_TEXT * parent_refs
+        )
         for s, w in weights.items():
             postings.setdefault(s, {})[i] = w
     for g in lib.glossary(edition):
@@ -122,8 +139,9 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
 
     english_analyzer = Analyzer("en") if lang != "en" else None
 
-    def add(name: str, kind: str, number: str, targets: list[str], meaning: str = "",
-            english: str = "") -> None:
+    def add(
+        name: str, kind: str, number: str, targets: list[str], meaning: str = "", english: str = ""
+    ) -> None:
         stems = tuple(an.stems(name))[:MAX_TERM_WORDS]
         homes = [(position[t], ends[position[t]]) for t in targets if t in position]
         if not stems or (not homes and kind != "glossary"):
@@ -133,23 +151,27 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         fits = [key for key in keys if kind == "glossary" or key[2] == (kind == "701")]
         key = next(  # the same words; else the same name inflected; a keyword action apart
             (key for key in fits if key[1] == tuple(words)),
-            next((key for key in fits if an.inflected(words, key[1])),
-                 (stems, tuple(words), kind == "701")),
+            next(
+                (key for key in fits if an.inflected(words, key[1])),
+                (stems, tuple(words), kind == "701"),
+            ),
         )
         if key not in keys:
             keys.append(key)
         term = found.setdefault(
-            key, {"name": name, "kind": kind, "number": number, "homes": [], "meaning": (),
-                  "names": []}
+            key,
+            {"name": name, "kind": kind, "number": number, "homes": [], "meaning": (), "names": []},
         )
         if fold(name) not in term["names"]:
             term["names"].append(fold(name))
         if english and english_analyzer and not term.get("english"):
             term["english"] = english
         if meaning and not term["meaning"]:  # the glossary's words for it
-            term["meaning"] = tuple(dict.fromkeys(
-                s for s in an.stems(_SEE.sub("", meaning)) if not s.isdigit() and s not in stems
-            ))
+            term["meaning"] = tuple(
+                dict.fromkeys(
+                    s for s in an.stems(_SEE.sub("", meaning)) if not s.isdigit() and s not in stems
+                )
+            )
         if term["kind"] == "glossary" and kind != "glossary":  # the rule names it better
             term.update(name=name, kind=kind, number=number)
         term["homes"] += [h for h in homes if h not in term["homes"]]
@@ -192,16 +214,27 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             for j in range(len(seq) - n + 1):
                 for k in index.get(tuple(seq[j : j + n]), ()):
                     mentions[k].add(i)
-    kept = [k for k, t in enumerate(found.values())
-            if not t.get("alias") or len(mentions[k]) <= ALIAS_MENTIONS]
+    kept = [
+        k
+        for k, t in enumerate(found.values())
+        if not t.get("alias") or len(mentions[k]) <= ALIAS_MENTIONS
+    ]
     keep = set(kept)
     found = {key: t for k, (key, t) in enumerate(found.items()) if k in keep}
     mentions = [mentions[k] for k in kept]
     index = indexed(found)
     terms = [
-        Term(t["name"], t["kind"], t["number"], stems, tuple(t["homes"]), len(mentions[k]),
-             tuple(t["names"]), t.get("english", ""),
-             tuple(english_analyzer.stems(t["english"])) if t.get("english") else ())
+        Term(
+            t["name"],
+            t["kind"],
+            t["number"],
+            stems,
+            tuple(t["homes"]),
+            len(mentions[k]),
+            tuple(t["names"]),
+            t.get("english", ""),
+            tuple(english_analyzer.stems(t["english"])) if t.get("english") else (),
+        )
         for k, ((stems, _words, _action), t) in enumerate(found.items())
     ]
     # keyword boilerplate: a subrule that says of its keyword what others say of theirs
@@ -228,22 +261,37 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         for t in targets:
             cited_by[t] += 1
     packed = {
-        s: (array("H", list(docs)), array("f", list(docs.values())))
-        for s, docs in postings.items()
+        s: (array("H", list(docs)), array("f", list(docs.values()))) for s, docs in postings.items()
     }
     n = sum(answerable)
-    return Lexicon({
-        "version": LEXICON_VERSION, "edition": edition, "lang": lang, "numbers": numbers,
-        "kinds": kinds, "titles": titles, "parents": parents, "lengths": lengths,
-        "average": sum(lengths) / max(n, 1), "count": n, "postings": packed, "vocab": vocab,
-        "terms": terms, "term_index": index, "cites": cites,
-        "meanings": [t.get("meaning", ()) for t in found.values()],
-        "template": template,
-        "mention_sets": [array("H", sorted(m)) for m in mentions],
-        "sequences": [" " + " ".join(seq) + " " if answerable[i] else "" for i, seq in enumerate(sequences)],
-        "cited_by": cited_by,
-        "phrases": (_thesaurus_stamp(lang), thesaurus(an)),
-    })
+    return Lexicon(
+        {
+            "version": LEXICON_VERSION,
+            "edition": edition,
+            "lang": lang,
+            "numbers": numbers,
+            "kinds": kinds,
+            "titles": titles,
+            "parents": parents,
+            "lengths": lengths,
+            "average": sum(lengths) / max(n, 1),
+            "count": n,
+            "postings": packed,
+            "vocab": vocab,
+            "terms": terms,
+            "term_index": index,
+            "cites": cites,
+            "meanings": [t.get("meaning", ()) for t in found.values()],
+            "template": template,
+            "mention_sets": [array("H", sorted(m)) for m in mentions],
+            "sequences": [
+                " " + " ".join(seq) + " " if answerable[i] else ""
+                for i, seq in enumerate(sequences)
+            ],
+            "cited_by": cited_by,
+            "phrases": (_thesaurus_stamp(lang), thesaurus(an)),
+        }
+    )
 
 
 def save_lexicon(lex: Lexicon, library_path: str) -> None:
@@ -289,8 +337,9 @@ SHIPPED_VECTORS = "entry-vectors.npz"  # in the shipped data: keys (S12), int8 r
 def passage(titles: dict[str, str], rule: Rule) -> str:
     """What an entry is embedded as: its title (else its rule's, else its section's), its text
     and its examples. scripts/embed_entries.py embeds the same text for the shipped vectors."""
-    title = (rule.title or titles.get(rule_of(rule.number))
-             or titles.get(rule.number.split(".")[0], ""))
+    title = (
+        rule.title or titles.get(rule_of(rule.number)) or titles.get(rule.number.split(".")[0], "")
+    )
     body = " ".join((rule.text, *rule.examples)).strip()
     return f"{title}. {body}" if title and title != rule.text else body
 
@@ -304,8 +353,10 @@ def passages(lib: Library, edition: str) -> list[str]:
     chapter, a section, a bare heading)."""
     entries = list(lib.entries(edition))
     titles = {r.number: r.title for r in entries if r.title}
-    return [passage(titles, r) if r.kind in ("rule", "subrule") and r.text and r.text != r.title
-            else "" for r in entries]
+    return [
+        passage(titles, r) if r.kind in ("rule", "subrule") and r.text and r.text != r.title else ""
+        for r in entries
+    ]
 
 
 def shipped_vectors_path() -> str:
@@ -353,6 +404,10 @@ def save_vectors(lib: Library, edition: str, progress=None, embed_new: bool = Tr
         return None
     if missing:
         vectors[missing] = embed([texts[i] for i in missing], progress)
-    keep(lib.path, VECTOR_DIR, edition,
-         {"version": VECTOR_VERSION, "vectors": vectors.astype(np.float16)})
+    keep(
+        lib.path,
+        VECTOR_DIR,
+        edition,
+        {"version": VECTOR_VERSION, "vectors": vectors.astype(np.float16)},
+    )
     return vectors

@@ -27,8 +27,10 @@ def citations() -> Cited:
     terms it names ("защитник" is Defender)."""
     if not _CITED:
         counts = {number: int(n) for number, n in _citation_rows("rules.txt")}
-        words = {stem: {r: float(v) for r, _, v in (p.partition(":") for p in rest)}
-                 for stem, *rest in _citation_rows("en.txt")}
+        words = {
+            stem: {r: float(v) for r, _, v in (p.partition(":") for p in rest)}
+            for stem, *rest in _citation_rows("en.txt")
+        }
         _CITED.append(Cited(counts, words))
     return _CITED[0]
 

@@ -30,7 +30,7 @@ def embed(texts: list[str], progress=None):
     if progress:
         progress(0, len(texts))
     for start in range(0, len(texts), EMBED_BATCH):
-        out[start:start + EMBED_BATCH] = model().passage(texts[start:start + EMBED_BATCH])
+        out[start : start + EMBED_BATCH] = model().passage(texts[start : start + EMBED_BATCH])
         if progress:
             progress(min(start + EMBED_BATCH, len(texts)), len(texts))
     return out

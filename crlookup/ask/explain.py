@@ -28,12 +28,19 @@ class Answer(NamedTuple):
     why: tuple[str, ...]
 
     def to_dict(self) -> dict:
-        return {"edition": self.edition, "number": self.number, "title": self.title,
-                "text": self.text, "score": self.score, "why": list(self.why)}
+        return {
+            "edition": self.edition,
+            "number": self.number,
+            "title": self.title,
+            "text": self.text,
+            "score": self.score,
+            "why": list(self.why),
+        }
 
 
-def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5,
-           progress=None) -> list[Answer]:
+def answer(
+    lib: Library, lex: Lexicon, question: Question, limit: int = 5, progress=None
+) -> list[Answer]:
     """The entries of the lexicon's edition that best decide `question`, best first: the
     lexical and the semantic candidates, ordered by the learned weights (ranking.py).
     `progress(done, total)` is told while an edition's entries are embedded (once, for an
@@ -41,17 +48,27 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5,
     from crlookup.ask import semantic
 
     scores, reasons = rank(lex, question)
-    similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, question),
-                                   progress)
+    similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, question), progress)
     out = []
     for placed in order(lex, question, scores, reasons, similar, limit):
         rule = lib.get(lex.edition, lex.numbers[placed.i])
         why = _explain(lex, question, placed.reasons, rule.number)
         if placed.groups:
-            why.append(_("lifted above the other candidates by: {groups}").format(
-                groups=", ".join(_(GROUPS[g]) for g in placed.groups)))
-        out.append(Answer(lex.edition, rule.number, _title(lib, lex.edition, rule), rule.text,
-                          placed.score, tuple(why)))
+            why.append(
+                _("lifted above the other candidates by: {groups}").format(
+                    groups=", ".join(_(GROUPS[g]) for g in placed.groups)
+                )
+            )
+        out.append(
+            Answer(
+                lex.edition,
+                rule.number,
+                _title(lib, lex.edition, rule),
+                rule.text,
+                placed.score,
+                tuple(why),
+            )
+        )
     return out
 
 
@@ -66,15 +83,20 @@ def _title(lib: Library, edition: str, rule: Rule) -> str:
 
 
 def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") -> list[str]:
-    why = [_("{number} is named in the question").format(number=number)
-           for number in reasons.get("written", ())]
+    why = [
+        _("{number} is named in the question").format(number=number)
+        for number in reasons.get("written", ())
+    ]
     for k in reasons.get("terms", ()):
         t = lex.terms[k]
         where = f" ({ref_label(t.number)})" if t.number else ""
-        why.append(_("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where))
+        why.append(
+            _("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where)
+        )
     for card, name, _k in reasons.get("card", ()):  # "Giant Spider (card): reach → 702.17b"
-        why.append(_("{card} (card): {name} → {number}").format(card=card, name=fold(name),
-                                                                 number=number))
+        why.append(
+            _("{card} (card): {name} → {number}").format(card=card, name=fold(name), number=number)
+        )
     for k in reasons.get("named", ()):
         if k not in reasons.get("terms", ()):
             why.append(_("names “{name}”").format(name=lex.terms[k].name))
@@ -94,17 +116,24 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
         if w.card and w.stem not in own and w.read not in from_cards.setdefault(w.card, []):
             from_cards[w.card].append(w.read)
     for card, matched in from_cards.items():
-        why.append(_("{card} (card): words matched: {words}").format(
-            card=card, words=", ".join(matched)))
+        why.append(
+            _("{card} (card): words matched: {words}").format(card=card, words=", ".join(matched))
+        )
     surface = {w.stem: w.read for w in question.words if not w.said and not w.card}
     for a, b in reasons.get("phrases", ()):
-        why.append(_("“{words}” side by side, as in the question").format(
-            words=f"{surface[a]} {surface[b]}"))
+        why.append(
+            _("“{words}” side by side, as in the question").format(
+                words=f"{surface[a]} {surface[b]}"
+            )
+        )
     for said, meant in question.phrases:
         used = [w.read for w in words if w.said == said]
         if used:
-            why.append(_("“{said}” read as “{meant}” (matched: {words})").format(
-                said=said, meant=meant, words=", ".join(dict.fromkeys(used))))
+            why.append(
+                _("“{said}” read as “{meant}” (matched: {words})").format(
+                    said=said, meant=meant, words=", ".join(dict.fromkeys(used))
+                )
+            )
     if reasons.get("asked"):
         said = {}
         for w in question.words:
@@ -114,10 +143,17 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
                 said.setdefault(s, lex.terms[k].english)
         strongest = sorted(reasons["asked"], reverse=True)[:ASKED_SHOWN]
         shown = dict.fromkeys(said[s] for _lift, s in strongest)
-        why.append(_("answers to players’ questions with {words} cite it often").format(
-            words=", ".join(f"“{word}”" for word in shown)))
+        why.append(
+            _("answers to players’ questions with {words} cite it often").format(
+                words=", ".join(f"“{word}”" for word in shown)
+            )
+        )
     if reasons.get("judged"):
-        why.append(ngettext("{count} answer to players’ rules questions cites it",
-                            "{count} answers to players’ rules questions cite it",
-                            reasons["judged"]).format(count=reasons["judged"]))
+        why.append(
+            ngettext(
+                "{count} answer to players’ rules questions cites it",
+                "{count} answers to players’ rules questions cite it",
+                reasons["judged"],
+            ).format(count=reasons["judged"])
+        )
     return why

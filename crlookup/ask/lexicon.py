@@ -31,9 +31,15 @@ GAP = "..."  # "cast ... this turn" in the thesaurus: a few words between (quest
 SIGNED = "+N"  # in the thesaurus: a signed number, as players name loyalty abilities ("I +1'd
 # Teferi", "his -3"; which signed numbers do: question._loyalty)
 _CHAPTER_KIND = {
-    "1": N_("game concept"), "2": N_("part of a card"), "3": N_("card type"), "4": N_("zone"),
-    "5": N_("turn structure"), "6": N_("spells and abilities"), "7": N_("additional rule"),
-    "8": N_("multiplayer rule"), "9": N_("casual variant"),
+    "1": N_("game concept"),
+    "2": N_("part of a card"),
+    "3": N_("card type"),
+    "4": N_("zone"),
+    "5": N_("turn structure"),
+    "6": N_("spells and abilities"),
+    "7": N_("additional rule"),
+    "8": N_("multiplayer rule"),
+    "9": N_("casual variant"),
 }
 _KIND = {"701": N_("keyword action"), "702": N_("keyword ability"), "glossary": N_("glossary term")}
 

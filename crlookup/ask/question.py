@@ -44,15 +44,53 @@ MAX_GAP = 4  # a GAP of the thesaurus ("cast ... this turn"): up to 4 words betw
 # a signed number names a loyalty ability (the thesaurus's SIGNED), not one of power, toughness,
 # life or a cost ("-3 toughness", "go to -1", "+1/+1"): not after NOT_LOYALTY's words, nor before
 # a word starting as its stems do
-_SIGNED = re.compile(r"(?<![\w/+\-−–*])[+\-−–]\d+(?:['’]?(?:d|ed)\b)?"  # "+1", "−3", "+1'd"
-                     r"(?!\s*/|\s*[+\-−–]?\d|[\w%]|[.,]\d)")  # not "+1/+1", "+13+13", "+1.5"
+_SIGNED = re.compile(
+    r"(?<![\w/+\-−–*])[+\-−–]\d+(?:['’]?(?:d|ed)\b)?"  # "+1", "−3", "+1'd"
+    r"(?!\s*/|\s*[+\-−–]?\d|[\w%]|[.,]\d)"
+)  # not "+1/+1", "+13+13", "+1.5"
 NOT_LOYALTY = {
-    "en": ({"to", "at", "gets", "get", "got", "gain", "gains", "gained", "give", "gives", "gave",
-            "with", "by", "is", "are", "be", "was", "of", "than", "go", "goes", "went"},
-           ("toughness", "power", "life", "mana", "damage", "card", "cost", "counter", "token",
-            "creature")),
-    "ru": ({"до", "на", "получает", "получил", "получило", "дает", "даёт", "с", "от"},
-           ("выносл", "сил", "жизн", "ман", "урон", "карт", "стоим", "жетон", "фишк", "существ")),
+    "en": (
+        {
+            "to",
+            "at",
+            "gets",
+            "get",
+            "got",
+            "gain",
+            "gains",
+            "gained",
+            "give",
+            "gives",
+            "gave",
+            "with",
+            "by",
+            "is",
+            "are",
+            "be",
+            "was",
+            "of",
+            "than",
+            "go",
+            "goes",
+            "went",
+        },
+        (
+            "toughness",
+            "power",
+            "life",
+            "mana",
+            "damage",
+            "card",
+            "cost",
+            "counter",
+            "token",
+            "creature",
+        ),
+    ),
+    "ru": (
+        {"до", "на", "получает", "получил", "получило", "дает", "даёт", "с", "от"},
+        ("выносл", "сил", "жизн", "ман", "урон", "карт", "стоим", "жетон", "фишк", "существ"),
+    ),
 }
 _NAME_WORD = re.compile(r"[^\W\d_]+")
 
@@ -94,9 +132,11 @@ def _loyalty(an: Analyzer, text: str) -> dict[tuple[int, ...], str]:
     for m in _SIGNED.finditer(text):
         before = an.words(text[: m.start()])
         after = an.words(text[m.end() :])
-        if (text[: m.start()].rstrip().endswith("/")  # "+2 / +2"
-                or (before[-1:] and before[-1] in before_words)
-                or (after[:1] and after[0].startswith(after_stems))):
+        if (
+            text[: m.start()].rstrip().endswith("/")  # "+2 / +2"
+            or (before[-1:] and before[-1] in before_words)
+            or (after[:1] and after[0].startswith(after_stems))
+        ):
             continue
         at = len(before)
         out[tuple(range(at, at + len(an.words(m.group()))))] = m.group()
@@ -120,8 +160,11 @@ class Question(NamedTuple):
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
-        return [(w.typed, w.read) for w in self.words
-                if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card]
+        return [
+            (w.typed, w.read)
+            for w in self.words
+            if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card
+        ]
 
 
 def detect_lang(text: str) -> str:
@@ -137,7 +180,9 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
     if not text:
         raise QuestionError(_("the question is empty"))
     if len(text.split()) > MAX_WORDS:
-        raise QuestionError(_("a question of at most {count} words, please").format(count=MAX_WORDS))
+        raise QuestionError(
+            _("a question of at most {count} words, please").format(count=MAX_WORDS)
+        )
     # a rule or subrule written by number is named, not searched for; its digits are no words
     latin = read_lookalikes(text)
     written = [n for n in WRITTEN.findall(latin) if "." in n]
@@ -149,7 +194,8 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
     for mention, _cards in named_cards:  # a card's name is no question words but the rules'
         kept = _NAME_WORD.sub(  # ("Clone", "Fog": the card and what it does)
             lambda m: m.group() if fold(m.group()) in lex.vocab else " " * len(m.group()),
-            mention.typed)
+            mention.typed,
+        )
         words_text = words_text[: mention.start] + kept + words_text[mention.end :]
     numbers_ = NUMBER_WORDS[an.lang]
     phrasebook = lex.phrasebook
@@ -161,15 +207,24 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
         read = typed
         if typed in numbers_:
             digits.append(Word(typed, numbers_[typed], numbers_[typed], NUMBER))
-        elif (typed not in an.stop and not typed.isdigit() and len(typed) >= 4
-              and typed not in names and not _known(lex, typed) and an.stem(typed) not in slang):
+        elif (
+            typed not in an.stop
+            and not typed.isdigit()
+            and len(typed) >= 4
+            and typed not in names
+            and not _known(lex, typed)
+            and an.stem(typed) not in slang
+        ):
             read = _nearest(lex, typed) or typed
         tokens.append(Word(typed, read, an.stem(read)))
     signed = phrasebook.get((SIGNED,))
     loyalty = _loyalty(an, words_text) if signed else {}
     taken_by_sign = {p for at in loyalty for p in at}  # "+1'd" is no number 1
-    kept = [p for p, w in enumerate(tokens)
-            if w.typed not in an.stop and w.read not in an.stop and p not in taken_by_sign]
+    kept = [
+        p
+        for p, w in enumerate(tokens)
+        if w.typed not in an.stop and w.read not in an.stop and p not in taken_by_sign
+    ]
     words = [tokens[p] for p in kept]
     sequences = [(words, kept)]  # the question's words, then the rules' words for each phrase
     phrases: list[tuple[int, str, str]] = []
@@ -185,11 +240,15 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
         for n in range(min(6, len(stems) - j), 0, -1):
             meant = phrasebook.get(tuple(stems[j : j + n]))
             if meant is not None and any(
-                    an.inflected([w.read for w in tokens[j : j + n]], list(form), ing=True)
-                    for form in meant[3]):
+                an.inflected([w.read for w in tokens[j : j + n]], list(form), ing=True)
+                for form in meant[3]
+            ):
                 found.append((list(range(j, j + n)), meant))
-        found += [(at, meant) for key, meant in gapped
-                  if key[0] == stems[j] and (at := _phrase_at(key, stems, j)) is not None]
+        found += [
+            (at, meant)
+            for key, meant in gapped
+            if key[0] == stems[j] and (at := _phrase_at(key, stems, j)) is not None
+        ]
     found += [(list(at), signed) for at in loyalty]
     for at, meant in sorted(found, key=lambda f: (f[0][0] - f[0][-1], f[0][0])):
         if any(taken[p] for p in at):
@@ -212,8 +271,13 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
                     continue
                 before = tokens[where[j] - 1].typed if not seq_number and where[j] else ""
                 card = not seq_number and all(w.typed in names for w in seq_words[j : j + n])
-                k = _named(lex, lex.term_index.get(tuple(seq[j : j + n])), seq_words[j : j + n],
-                           before, card)
+                k = _named(
+                    lex,
+                    lex.term_index.get(tuple(seq[j : j + n])),
+                    seq_words[j : j + n],
+                    before,
+                    card,
+                )
                 if k is not None:
                     taken[j : j + n] = [True] * n
                     if k not in (t for _p, t, _named in terms):
@@ -226,10 +290,14 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
     all_words += digits
     card_terms, card_words = _card_evidence(lex, lib, named_cards, {k for _p, k, _n in terms})
     return Question(
-        text, lex.lang, tuple(all_words + card_words),
+        text,
+        lex.lang,
+        tuple(all_words + card_words),
         tuple((k, named) for _p, k, named in sorted(terms)),
-        tuple((said, meant) for _p, said, meant in sorted(phrases)), found_numbers,
-        frozenset(inferred), rules,
+        tuple((said, meant) for _p, said, meant in sorted(phrases)),
+        found_numbers,
+        frozenset(inferred),
+        rules,
         tuple((m.typed, card.name) for m, found in named_cards for card in found[:1]),
         tuple(card_terms),
     )
@@ -247,7 +315,9 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
     written_words = written("en")
 
     def rules(word: str) -> bool:
-        return word in lex.vocab or word in an.stop or word.isdigit() or word in NUMBER_WORDS[an.lang]
+        return (
+            word in lex.vocab or word in an.stop or word.isdigit() or word in NUMBER_WORDS[an.lang]
+        )
 
     def known(word: str) -> bool:
         return rules(word) or any(b in lex.vocab or b in written_words for b in bases(word))
@@ -255,8 +325,11 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
     def term(name: str) -> bool:
         words = name.split()
         ks = lex.term_index.get(tuple(an.stem(w) for w in words if w not in an.stop), ())
-        return any(len(n.split()) == len(words) and an.inflected(words, an.words(n))
-                   for k in ks for n in lex.terms[k].names)
+        return any(
+            len(n.split()) == len(words) and an.inflected(words, an.words(n))
+            for k in ks
+            for n in lex.terms[k].names
+        )
 
     asked = set(an.stems(text))
     out = []
@@ -270,8 +343,9 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
     return out
 
 
-def _card_evidence(lex: Lexicon, lib: Library | None, named_cards: list[tuple],
-                   named: set[int]) -> tuple[list, list[Word]]:
+def _card_evidence(
+    lex: Lexicon, lib: Library | None, named_cards: list[tuple], named: set[int]
+) -> tuple[list, list[Word]]:
     """What the named cards bring to the question: their rules as the lexicon's terms
     (crlookup.card_rules; for cards one name may mean, the rules all of them have), weighted
     by kind, unless the question names the term itself; and the words of their Oracle text."""
@@ -290,8 +364,13 @@ def _card_evidence(lex: Lexicon, lib: Library | None, named_cards: list[tuple],
         for link in linked[0]:
             weight = CARD_LINKS.get(link.kind, 0.0)
             k = by_number.get(link.number)
-            if (not weight or k is None or k in named or link.number not in shared
-                    or (link.kind == "type" and not link.glossary)):  # "Spider": a list of types
+            if (
+                not weight
+                or k is None
+                or k in named
+                or link.number not in shared
+                or (link.kind == "type" and not link.glossary)
+            ):  # "Spider": a list of types
                 continue
             if k not in terms or terms[k][3] < weight:
                 terms[k] = (k, card, link.name, weight)
@@ -306,8 +385,13 @@ def _card_evidence(lex: Lexicon, lib: Library | None, named_cards: list[tuple],
     return list(terms.values()), words
 
 
-def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
-           before: str = "", card: bool = False) -> int | None:
+def _named(
+    lex: Lexicon,
+    ks: tuple[int, ...] | None,
+    words: list[Word],
+    before: str = "",
+    card: bool = False,
+) -> int | None:
     """Of the terms with these stems, the one the words name: "commander" is Commander, not
     the command zone; "phase" is Phase, not Phasing; "countered", "I counter" the keyword
     action Counter, "counters", "a +1/+1 counter" Counters (`before`: the word typed before
@@ -317,8 +401,9 @@ def _named(lex: Lexicon, ks: tuple[int, ...] | None, words: list[Word],
         return None
     an = lex.analyzer
     typed = [w.read for w in words]
-    named = [k for k in ks
-             if any(an.inflected(typed, an.words(name)) for name in lex.terms[k].names)]
+    named = [
+        k for k in ks if any(an.inflected(typed, an.words(name)) for name in lex.terms[k].names)
+    ]
     actions = [k for k in named if lex.terms[k].kind == "701"]
     if actions and len(actions) < len(named):  # a verb's, or a noun's?
         verb = an.verb(typed[-1], before)

@@ -102,13 +102,20 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar) -> list[int]:
     return chosen
 
 
-def features(lex: Lexicon, question: Question, scores: dict[int, float], reasons: dict,
-             similar, chosen: list[int]) -> list[list[float]]:
+def features(
+    lex: Lexicon,
+    question: Question,
+    scores: dict[int, float],
+    reasons: dict,
+    similar,
+    chosen: list[int],
+) -> list[list[float]]:
     """Each candidate's features, in FEATURES order."""
     top = max((scores.get(i, 0.0) for i in chosen), default=0.0) or 1.0
     wanted = set(chosen)
-    lexical_place = {i: p for p, i in enumerate(sorted(scores, key=lambda i: (-scores[i], i)))
-                     if i in wanted}
+    lexical_place = {
+        i: p for p, i in enumerate(sorted(scores, key=lambda i: (-scores[i], i))) if i in wanted
+    }
     sims = {i: float(similar[i]) for i in chosen}
     best_sim = max(sims.values(), default=0.0)
     sim_place = {i: p for p, i in enumerate(sorted(chosen, key=lambda i: (-sims[i], i)))}
@@ -151,8 +158,15 @@ def features(lex: Lexicon, question: Question, scores: dict[int, float], reasons
     return rows
 
 
-def order(lex: Lexicon, question: Question, scores: dict[int, float], reasons: dict, similar,
-          limit: int = 5, learned: list[float] | None = None) -> list[Placed]:
+def order(
+    lex: Lexicon,
+    question: Question,
+    scores: dict[int, float],
+    reasons: dict,
+    similar,
+    limit: int = 5,
+    learned: list[float] | None = None,
+) -> list[Placed]:
     """The best `limit` candidates by the learned weights (or by `learned`, weights in
     FEATURES order, as scripts/train_ranker.py tries them), best first."""
     if not scores:  # no word of the question is in the rules: its meaning alone is no answer
@@ -172,8 +186,14 @@ def order(lex: Lexicon, question: Question, scores: dict[int, float], reasons: d
         by_group: dict[str, float] = {}
         for (_name, group), a, x, m in zip(FEATURES.items(), w, row, mean):
             by_group[group] = by_group.get(group, 0.0) + a * (x - m)
-        groups = () if i in named else tuple(
-            g for g in sorted(by_group, key=by_group.__getitem__, reverse=True)
-            if by_group[g] > 0)[:GROUPS_SHOWN]
+        groups = (
+            ()
+            if i in named
+            else tuple(
+                g
+                for g in sorted(by_group, key=by_group.__getitem__, reverse=True)
+                if by_group[g] > 0
+            )[:GROUPS_SHOWN]
+        )
         placed.append(Placed(i, round(relative[i], 3), reasons.get(i, {"words": set()}), groups))
     return placed

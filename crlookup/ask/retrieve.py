@@ -102,7 +102,9 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         if judged.get(lex.numbers[i]):
             reasons[i]["judged"] = judged[lex.numbers[i]]
     named_variant = any(
-        lex.numbers[lo][:1] in "89" for k, _named in question.terms for lo, _hi in lex.terms[k].homes
+        lex.numbers[lo][:1] in "89"
+        for k, _named in question.terms
+        for lo, _hi in lex.terms[k].homes
     )
     if not named_variant:
         for i in scores:
@@ -122,11 +124,16 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     # words and terms reach ("Serra Angel" brings Vigilance, but the question is about blocking)
     carried = [(k, (card, name), factor) for k, card, name, factor in question.card_terms]
     asked: set[int] | None = None
-    for k, card, factor in [(k, None, EXPANSION if k in question.inferred else 1.0)
-                            for k, _named in question.terms] + carried:
+    for k, card, factor in [
+        (k, None, EXPANSION if k in question.inferred else 1.0) for k, _named in question.terms
+    ] + carried:
         if card and asked is None:
-            asked = {i for i in scores if matched.get(i, set()) - from_cards
-                     or any(reasons[i].get(r) for r in ("terms", "named", "cited"))}
+            asked = {
+                i
+                for i in scores
+                if matched.get(i, set()) - from_cards
+                or any(reasons[i].get(r) for r in ("terms", "named", "cited"))
+            }
         term = lex.terms[k]
         kind = GLOSSARY if term.kind == "glossary" else SECTION if term.kind.isdigit() else 1.0
         weight = _weight(lex, term) * kind * factor
@@ -144,8 +151,12 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                     _add(scores, reasons, i, MENTION * weight, "named", k)
     asked = lex.citations.words
     tables = {w.stem: asked[w.stem] for w in question.words if w.stem in asked}
-    tables.update((s, asked[s]) for k, _named in question.terms
-                  for s in lex.terms[k].english_stems if s in asked)
+    tables.update(
+        (s, asked[s])
+        for k, _named in question.terms
+        for s in lex.terms[k].english_stems
+        if s in asked
+    )
     if tables:  # rules answers cite for questions with the question's words
         for i in scores:
             for stem, table in tables.items():
@@ -195,6 +206,7 @@ def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
     chosen: list[int] = []
     taken: dict[int, int] = {}
     while pool and len(chosen) < limit:
+
         def adjusted(i: int) -> float:
             return scores[i] * SAME_RULE ** taken.get(lex.rule_position(i), 0)
 

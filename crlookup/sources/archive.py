@@ -54,9 +54,16 @@ def members(path: Path, data: bytes | None = None) -> tuple[list[tuple[str, byte
                     continue
                 found.append((name, tar.extractfile(member).read()))
     except (tarfile.TarError, lzma.LZMAError, EOFError, OSError) as e:
-        raise SourceError(path, None, "a tar archive of MagicCompRules-YYYY-MM-DD.txt files", str(e)) from None
+        raise SourceError(
+            path, None, "a tar archive of MagicCompRules-YYYY-MM-DD.txt files", str(e)
+        ) from None
     if not found:
-        raise SourceError(path, None, "members named MagicCompRules-YYYY-MM-DD.txt", ", ".join(skipped[:3]) or "none")
+        raise SourceError(
+            path,
+            None,
+            "members named MagicCompRules-YYYY-MM-DD.txt",
+            ", ".join(skipped[:3]) or "none",
+        )
     return sorted(found), skipped
 
 
@@ -83,6 +90,9 @@ def read(path: Path, data: bytes) -> list[Edition]:
     editions = [read_member(Path(path).name, name, raw) for name, raw in found]
     if skipped:
         first = editions[0]
-        note = f"{len(skipped)} archive members skipped (not MagicCompRules-YYYY-MM-DD.txt): " + ", ".join(skipped[:5])
+        note = (
+            f"{len(skipped)} archive members skipped (not MagicCompRules-YYYY-MM-DD.txt): "
+            + ", ".join(skipped[:5])
+        )
         editions[0] = first._replace(notes=(*first.notes, note))
     return editions

@@ -47,7 +47,9 @@ def read(path: str | Path, data: bytes | None = None) -> list[Card]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise SourceError(path, number, "UTF-8 text", raw[e.start : e.start + 4].hex(" ")) from None
+            raise SourceError(
+                path, number, "UTF-8 text", raw[e.start : e.start + 4].hex(" ")
+            ) from None
         try:
             item = json.loads(text)
         except ValueError:

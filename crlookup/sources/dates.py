@@ -16,14 +16,40 @@ from crlookup.errors import SourceError
 MONTHS = {
     m: i
     for i, m in enumerate(
-        ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
         1,
     )
 }
 RU_MONTHS = {
     m: i
     for i, m in enumerate(
-        ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября", "ноября", "декабря"],
+        [
+            "января",
+            "февраля",
+            "марта",
+            "апреля",
+            "мая",
+            "июня",
+            "июля",
+            "августа",
+            "сентября",
+            "октября",
+            "ноября",
+            "декабря",
+        ],
         1,
     )
 }
@@ -52,8 +78,12 @@ def in_file_name(file: str, why: str) -> date:
     """The date of a "cr-YYYY-MM-DD-..." file name, for sources whose content states none."""
     m = FILE_NAME.match(file)
     if not m:
-        raise SourceError(file, None, f"an effective date: {why}, so the file name must start "
-                          "with 'cr-YYYY-MM-DD-'", file)
+        raise SourceError(
+            file,
+            None,
+            f"an effective date: {why}, so the file name must start with 'cr-YYYY-MM-DD-'",
+            file,
+        )
     return _real(int(m.group(1)), int(m.group(2)), int(m.group(3)), file, None, m.group(0))
 
 

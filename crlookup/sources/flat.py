@@ -358,8 +358,27 @@ def _body_start(doc: str, file: str) -> tuple[int, int]:
 # before "Free-for-All").
 
 # Words that may appear in lower case inside a term ("Flip a Coin", "Win the Game").
-_SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "of", "on", "or",
-          "out", "than", "the", "to", "up", "with"}
+_SMALL = {
+    "a",
+    "an",
+    "and",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "into",
+    "of",
+    "on",
+    "or",
+    "out",
+    "than",
+    "the",
+    "to",
+    "up",
+    "with",
+}
 _QUALIFIER = re.compile(r"^\((?:Obsolete|Informal)\)$")
 _QUALIFIER_ANY = re.compile(r"\((?:Obsolete|Informal)\)")
 _FULL_STOP = re.compile(r"[.!?][\"'”’)\]]*$")
@@ -370,13 +389,71 @@ _LOWER_WORD = re.compile(r"^\[?[a-z][\w'’-]*\]?$")
 _CAPITAL = re.compile(r"^[\"“]?[A-Z]")
 _DEF_START = re.compile(r"^[\"“(\[]*[A-Z]")
 # Words a definition (or any sentence) often starts with.
-_OPENERS = {"A", "An", "The", "See", "This", "These", "To", "Some", "If", "When", "Whenever",
-            "In", "Each", "Any", "Most", "Many", "Older", "Certain", "Every", "There", "There's",
-            "During", "Before", "Earlier", "Use", "Whoever", "Normally", "For", "Several", "One",
-            "Anything", "All", "Other", "Only", "Once", "However", "Although", "Its", "It"}
+_OPENERS = {
+    "A",
+    "An",
+    "The",
+    "See",
+    "This",
+    "These",
+    "To",
+    "Some",
+    "If",
+    "When",
+    "Whenever",
+    "In",
+    "Each",
+    "Any",
+    "Most",
+    "Many",
+    "Older",
+    "Certain",
+    "Every",
+    "There",
+    "There's",
+    "During",
+    "Before",
+    "Earlier",
+    "Use",
+    "Whoever",
+    "Normally",
+    "For",
+    "Several",
+    "One",
+    "Anything",
+    "All",
+    "Other",
+    "Only",
+    "Once",
+    "However",
+    "Although",
+    "Its",
+    "It",
+}
 # One-word "terms" that are really the first word of a sentence.
-_FUNCTION_WORDS = {"A", "An", "The", "This", "That", "These", "Those", "It", "Its", "If", "In",
-                   "On", "For", "When", "Whenever", "Some", "Each", "Any", "All", "No", "As"}
+_FUNCTION_WORDS = {
+    "A",
+    "An",
+    "The",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "It",
+    "Its",
+    "If",
+    "In",
+    "On",
+    "For",
+    "When",
+    "Whenever",
+    "Some",
+    "Each",
+    "Any",
+    "All",
+    "No",
+    "As",
+}
 _SUFFIXES = {"s", "es", "ed", "d", "ing", "er", "ers", "ly"}
 _MAX_TERM = 10  # words in a term ("Remove from the Game, Removed, ... (Obsolete)" has 8)
 _WINDOW = 250  # options looked back at for the previous term (keeps the search linear)
@@ -519,10 +596,12 @@ class _Glossary:
             return float("-inf")  # '"Fading N" means "This permanent ...': a sentence
         s -= 1.5 * lowers
         # the definition starts like one ("A ...", "The ...", "Absorb is ...")
-        first = words[j].strip("\"“(")
+        first = words[j].strip('"“(')
         second_capital = j + 1 < len(words) and _CAPITAL.match(words[j + 1])
-        if first in _OPENERS or words[j].startswith(("\"", "“")) or (
-            content and _same_word(content[0], _norm_word(first.split("-")[0]))
+        if (
+            first in _OPENERS
+            or words[j].startswith(('"', "“"))
+            or (content and _same_word(content[0], _norm_word(first.split("-")[0])))
         ):
             s += 1.0
             if first not in _OPENERS and second_capital:

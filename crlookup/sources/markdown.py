@@ -369,7 +369,7 @@ def _is_english(block: list[tuple[int, str]]) -> bool:
 
 
 def _kinds(blocks: list[list[tuple[int, str]]]) -> list[str]:
-    """"L" letter heading, "E" English term, "R" Russian text, for each block."""
+    """ "L" letter heading, "E" English term, "R" Russian text, for each block."""
     english = [_is_english(b) for b in blocks]
     kinds = []
     for i, block in enumerate(blocks):
@@ -456,7 +456,11 @@ def _entry(head: tuple[int, str], body: list, file: str, marks: list, notes: lis
             term = base = re.sub(r"\s*\(Obsolete\)$", "", english)
             notes.append(f"line {line}: glossary term {english!r} has no Russian term")
     return glossary.entry(
-        term, definition, Source(file, line), obsolete=obsolete, english=english,
+        term,
+        definition,
+        Source(file, line),
+        obsolete=obsolete,
+        english=english,
         unofficial=unofficial,
     )
 

@@ -68,6 +68,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
 _LOCATION = re.compile(r"^\S+:\d+$")
 _CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
 
+
 class _Entry(NamedTuple):
     msgid: str
     msgstr: str
@@ -160,8 +161,9 @@ def _check_syntax(lines: list[str], file: str) -> list[_Entry]:
             continue
         m = _KEYWORD.match(s)
         if not m:
-            raise SourceError(file, i, "a msgid, msgstr or msgctxt line, a string or a comment",
-                              raw)
+            raise SourceError(
+                file, i, "a msgid, msgstr or msgctxt line, a string or a comment", raw
+            )
         keyword, rest = m.groups()
         value = _unquote(rest, file, i, raw)
         if keyword in ("msgctxt", "msgid"):

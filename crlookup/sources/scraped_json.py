@@ -488,7 +488,7 @@ class _Builder:
             out.append((number, text[: m.start()]))
             self.note(
                 f"line {item.line}: {_embedded(m)} was merged into {number} (the official text "
-                f"prints it {text[m.start():m.end()].strip()!r}); split out"
+                f"prints it {text[m.start() : m.end()].strip()!r}); split out"
             )
             number, text = _embedded(m), text[m.end() :]
 
@@ -564,8 +564,10 @@ def _segment(
     steps: list[dict[State, tuple[int, State | None]]] = []
     for t, (gi, si) in enumerate(slots):
         previous = slots[t - 1] if t else None
-        new_chapter = previous is None or previous[0] != gi or any(
-            s.title == GENERAL for s in groups[gi].sections[previous[1] + 1 : si]
+        new_chapter = (
+            previous is None
+            or previous[0] != gi
+            or any(s.title == GENERAL for s in groups[gi].sections[previous[1] + 1 : si])
         )
         states: dict[State, tuple[int, State | None]] = {}
 

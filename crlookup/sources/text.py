@@ -1,4 +1,3 @@
-
 """The official text format: MagicCompRules*.txt as Wizards publishes it (2003 on).
 
 Layout: a title, "These rules are effective (or current) as of <date>.", an introduction, a
@@ -62,7 +61,9 @@ def clean(text: str) -> str:
 
 def sniff(data: bytes) -> bool:
     head = _peek(data)
-    return "Comprehensive Rules" in head[:2000] and bool(re.search(r"(?:^|[\r\n])[ \t]*100\.1\.? ", head))
+    return "Comprehensive Rules" in head[:2000] and bool(
+        re.search(r"(?:^|[\r\n])[ \t]*100\.1\.? ", head)
+    )
 
 
 def _peek(data: bytes) -> str:
@@ -227,7 +228,9 @@ def read_line(s: str, indented: bool, line: int, tree: RuleTree) -> None:
     if m and (tree.as_printed or tree.fits(number)):
         letters, period, text = m.group(3, 4, 5)
         if s[len(m.group(1))] == " ":
-            tree.notes.append(f"line {line}: {number} is printed with a space after its first period")
+            tree.notes.append(
+                f"line {line}: {number} is printed with a space after its first period"
+            )
         elif letters and period:
             tree.notes.append(f"line {line}: subrule {number} is printed with a period")
         elif not letters and not period:
