@@ -57,3 +57,6 @@ def test_ci_runs_the_readme_test_command():
     command = README.split("<!-- test-command")[1].split("\n")[1].strip()
     ci = (Path(__file__).resolve().parent.parent / ".ci" / "run").read_text()
     assert command in ci
+    # lint and format beside the tests, with the ruff the test extra pins
+    assert "ruff check crlookup tests scripts" in ci
+    assert "ruff format --check crlookup tests scripts" in ci
