@@ -21,20 +21,39 @@ Names are imported when first used: `import crlookup` itself loads nothing else.
 from crlookup.version import __version__
 
 __all__ = [
+    "Asked",
     "BadInput",
+    "CardLookup",
+    "Citations",
     "CrlookupError",
+    "Definitions",
+    "EditionDiff",
+    "History",
     "Library",
     "NotFound",
+    "Parallel",
+    "RuleLookup",
+    "Search",
     "__version__",
     "open",
 ]
 
+# name -> the module that defines it: the library and its errors, then each method's result
 _LAZY = {
     "open": "crlookup.api",
     "Library": "crlookup.api",
     "CrlookupError": "crlookup.errors",
     "NotFound": "crlookup.errors",
     "BadInput": "crlookup.errors",
+    "RuleLookup": "crlookup.read",
+    "Citations": "crlookup.refs",
+    "Parallel": "crlookup.bilingual",
+    "Search": "crlookup.index",
+    "Definitions": "crlookup.definitions",
+    "EditionDiff": "crlookup.align",
+    "History": "crlookup.history",
+    "Asked": "crlookup.ask",
+    "CardLookup": "crlookup.card_rules",
 }
 
 

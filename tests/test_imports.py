@@ -130,3 +130,30 @@ def test_import_crlookup_is_light():
         "assert not [m for m in ('sqlite3', 'click', 'rich', 'whoosh') if m in sys.modules]\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_public_names_are_there_and_documented():
+    """Every name of crlookup.__all__ resolves (imported on first use) and says what it is;
+    each Library method a command is returns one of the result types, which has to_dict()."""
+    import inspect
+
+    for name in crlookup.__all__:
+        value = getattr(crlookup, name)
+        assert name == "__version__" or inspect.getdoc(value), name
+    results = {
+        "RuleLookup",
+        "Citations",
+        "Parallel",
+        "Search",
+        "Definitions",
+        "EditionDiff",
+        "History",
+        "Asked",
+        "CardLookup",
+    }
+    assert all(callable(getattr(getattr(crlookup, n), "to_dict", None)) for n in results)
+    hints = {
+        m: inspect.signature(getattr(crlookup.Library, m)).return_annotation
+        for m in ("rule", "refs", "parallel", "search", "define", "diff", "history", "ask", "card")
+    }
+    assert set(hints.values()) == results
