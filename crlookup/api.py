@@ -113,11 +113,18 @@ class Library(read.Library):
         return card_rules.lookup(self, name, edition, lang)
 
 
-def open(home: str | None = None, progress: Progress | None = None) -> Library:
+def open(home: str | None = None, progress: Progress | None = None, heal: bool = True) -> Library:
     """The library in `home` (by default `CRLOOKUP_HOME`, else the per-user cache), built
-    first if it is missing or its sources changed; `progress(done, total, label)` is told how
-    the build goes."""
+    first if it is missing or its sources changed, and rebuilt if its database is damaged
+    (unless `heal` is false: then `LibraryDamaged`); `progress(done, total, label)` is told
+    how the build goes."""
     from crlookup import build
+    from crlookup.errors import LibraryDamaged
 
-    found = build.open_library(home, progress)
+    try:
+        found = build.open_library(home, progress)
+    except LibraryDamaged:
+        if not heal:
+            raise
+        found = build.rebuild(home, progress)
     return Library(found.path, found.db)

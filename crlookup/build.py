@@ -29,8 +29,9 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.database import DB, open_db
-from crlookup.errors import LibraryError, SourceError
+from crlookup.database import DB, INDEX_DIR, open_db
+from crlookup.errors import LibraryDamaged, LibraryError, SourceError, StorageError
+from crlookup.i18n import N_, _
 from crlookup.paths import data_dir, home
 from crlookup.read import Library
 from crlookup.version import __version__
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
     from crlookup.model import Edition
 
 SCHEMA = 3  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
-INDEX = "index"  # the full-text index (crlookup.index), beside the database
 CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
 Progress = Callable[[int, int, str], None]
 
@@ -126,7 +126,9 @@ def current(root: str) -> str | None:
     except OSError:
         return None
     path = os.path.join(root, name)
-    complete = os.path.exists(os.path.join(path, DB)) and os.path.isdir(os.path.join(path, INDEX))
+    complete = os.path.exists(os.path.join(path, DB)) and os.path.isdir(
+        os.path.join(path, INDEX_DIR)
+    )
     return path if name and complete else None
 
 
@@ -168,7 +170,8 @@ FIRST = 8
 
 
 def open_library(root: str | None = None, progress: Progress | None = None) -> Library:
-    """Open the current library, building it first if it is missing or stale.
+    """Open the current library, building it first if it is missing or stale;
+    `LibraryDamaged` if its database cannot be read (`rebuild` mends it).
 
     A library built with its older editions still to come (`Library.pending`) is used as it
     is, and a process is started to add them unless one is at it already.
@@ -180,8 +183,9 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
         db = _connect(path)
         try:
             stamp = _stamp(db)
-        except sqlite3.DatabaseError:
-            stamp = {}
+        except sqlite3.DatabaseError as e:  # not rebuilt quietly: the caller says so first
+            db.close()
+            raise LibraryDamaged(f"{DB}: {e}", part=DB, path=os.path.join(path, DB)) from None
         fresh = _is_fresh(stamp, files)
         if fresh is None and _same_contents(stamp, files):
             fresh = True  # touched but unchanged: remember the new times
@@ -189,6 +193,7 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
         if fresh:
             if stamp.get("pending"):
                 _start_growing(root)
+            _tidy(root, path)
             return Library(path, db)
         db.close()
     path = build(root, files, progress, first=FIRST)
@@ -196,6 +201,50 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
     if lib.pending:
         _start_growing(root)
     return lib
+
+
+#: A library folder that is not the current one is removed when it is this old (seconds): a
+#: process that opened it before a build switched to the next one has finished by then.
+STALE = 600
+
+
+def _tidy(root: str, path: str) -> None:
+    """Remove what builds killed too hard for their own cleanup left behind (their unfinished
+    folders, a half-written pointer, a finished library that never became current, a source
+    copy that `ingest` never recorded), unless a build is running. Costs a directory listing
+    when there is nothing to remove."""
+    import time
+
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    now = time.time()
+
+    def stale(name: str) -> bool:
+        try:
+            return now - os.stat(os.path.join(root, name)).st_mtime > STALE
+        except OSError:
+            return False
+
+    left = [n for n in names if n.startswith("build-") or (n.startswith("current.") and n.endswith(".tmp"))
+            or (n.startswith("library-") and n != os.path.basename(path) and stale(n))]  # fmt: skip
+    sources = os.path.join(root, "sources")
+    with contextlib.suppress(OSError):
+        left += [os.path.join("sources", n) for n in os.listdir(sources) if n.endswith(".tmp")]
+    if not left:
+        return
+    with contextlib.suppress(OSError), _locked(root, wait=False) as mine:
+        if mine:
+            import shutil
+
+            for name in left:
+                target = os.path.join(root, name)
+                if os.path.isdir(target):
+                    shutil.rmtree(target, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(target)
 
 
 def _start_growing(root: str) -> None:
@@ -250,17 +299,23 @@ def _restamp(path: str, stamp: dict, files: list[SourceFile]) -> None:
 
 
 @contextlib.contextmanager
-def _locked(root: str) -> Iterator[None]:
+def _locked(root: str, wait: bool = True) -> Iterator[bool]:
+    """Hold the home's build lock (yields True); with `wait` false, yields False at once if
+    another process holds it."""
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, ".lock"), "a+") as handle:
         try:
             import fcntl
         except ImportError:  # Windows: the atomic rename alone keeps readers safe
-            yield
+            yield wait
             return
-        fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -343,11 +398,87 @@ def _parse(todo: list[Unit], progress: Progress | None, pool):
             yield e, {"format": u.file.format, "origin": u.file.origin, "unit": u.key}
 
 
+def _reached(doing: str) -> None:
+    """A point between two steps of a build, where it can be stopped at no cost: until the
+    "switched" step the previous library is the current one, after it the new one is (the
+    tests pause a build here, in a process of its own, and kill it)."""
+
+
+def _step(doing: str) -> None:
+    global _doing
+    _doing = doing
+    _reached(doing)
+
+
+_doing = ""  # the step a build is at, for its error messages
+
+#: A fresh library of the shipped sources takes about 145 MB (scripts/bench.py measures it).
+SHIPPED_MB = 200
+
+
+def rebuild(root: str | None = None, progress: Progress | None = None) -> Library:
+    """Build the library anew from its sources (the shipped ones and the user's own), none of
+    the current library reused: what a damaged library needs. Atomic like every build; the
+    older editions of the archive are added in the background, as on first use."""
+    root = root or home()
+    path = build(root, progress=progress, first=FIRST, fresh=True)
+    lib = Library(path, _connect(path))
+    if lib.pending:
+        _start_growing(root)
+    return lib
+
+
+def _space_needed(root: str, base: str | None, files: list[SourceFile]) -> int:
+    """About how many bytes a build needs: a copy of the database and the new editions when
+    it starts from the library at `base`, else a whole library (the shipped sources' size, or
+    the size of the current one if bigger)."""
+
+    def size(folder: str) -> int:
+        return sum(os.path.getsize(os.path.join(d, n)) for d, _s, names in os.walk(folder)
+                   for n in names)  # fmt: skip
+
+    mb = 1024 * 1024
+    sources = sum(max(f.stat()[0], 0) for f in files if f.origin == "user")
+    if base:
+        return os.path.getsize(os.path.join(base, DB)) + 30 * sources + 20 * mb
+    path = current(root)
+    return max(SHIPPED_MB * mb + 30 * sources, size(path) if path else 0)
+
+
+def storage_error(
+    e: OSError, root: str, needed: int | None = None, doing: str | None = None
+) -> StorageError | None:
+    """The one line for a failure to write in the library home `root` (a full disk, a
+    read-only home), or None for another error, or one about a file elsewhere."""
+    import errno
+    import shutil
+
+    mb = 1024 * 1024
+    where = os.path.abspath(e.filename) if isinstance(e.filename, str) else None
+    if where and not where.startswith(os.path.abspath(root)):
+        return None  # a file of the user's, not the library's
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        free = shutil.disk_usage(root).free if os.path.isdir(root) else 0
+        return StorageError(
+            _("no space left on the disk of {home} while {doing}: about {needed} MB needed, "
+              "{free} MB free").format(home=root, doing=_(doing or _doing or N_("building the library")),
+                                       needed=round((needed or SHIPPED_MB * mb) / mb),
+                                       free=round(free / mb)))  # fmt: skip
+    if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return StorageError(
+            _(
+                "cannot write to {home} ({reason}); set CRLOOKUP_HOME to a folder you can write to"
+            ).format(home=e.filename or root, reason=e.strerror)
+        )
+    return None
+
+
 def build(
     root: str,
     files: list[SourceFile] | None = None,
     progress: Progress | None = None,
     first: int | None = None,
+    fresh: bool = False,
 ) -> str:
     """Bring the library up to date with the sources and make it current; returns its path.
 
@@ -362,10 +493,28 @@ def build(
     With `first`, a library built anew takes only the newest `first` editions of an archive
     now (it records how many are still to come, `pending`); the next build adds them.
 
+    `fresh` builds it anew even if the current library looks up to date (`rebuild`).
+
     The new library is written beside the current one and replaces it in one rename.
-    Raises `crlookup.SourceError` for a source that cannot be read and
-    `LibraryError` for anything else; in both cases the previous library stays current.
+    Raises `crlookup.SourceError` for a source that cannot be read, `StorageError` for a
+    disk that is full or a home that cannot be written (checked before it starts: about how
+    much room it needs), and `LibraryError` for anything else; in every case the previous
+    library stays current and the new one's files are removed.
     """
+    global _doing
+    _doing = ""
+    try:
+        return _build(root, files, progress, first, fresh)
+    except OSError as e:
+        found = storage_error(e, root)
+        if found is None:
+            raise
+        raise found from None
+
+
+def _build(root, files, progress, first, fresh) -> str:
+    import errno
+    import shutil
     import time
     import uuid
     from pathlib import Path
@@ -375,7 +524,7 @@ def build(
     with _locked(root):
         path = current(root)
         base_stamp = {}
-        if path is not None:  # another process may have built it while we waited
+        if path is not None and not fresh:  # another process may have built it while we waited
             with (
                 contextlib.closing(_connect(path)) as db,
                 contextlib.suppress(sqlite3.DatabaseError),
@@ -384,8 +533,10 @@ def build(
                 if _is_fresh(base_stamp, files) and (first or not base_stamp.get("pending")):
                     return path
         _sweep(root_path)
+        _step(N_("reading the sources"))
         tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp.mkdir()
+        needed = None
         try:
             stamp = {
                 "version": __version__,
@@ -403,7 +554,11 @@ def build(
                 ],
             }
             wanted = units(files)
-            known = _units_kept(path, base_stamp, stamp, files, wanted)
+            known = None if fresh else _units_kept(path, base_stamp, stamp, files, wanted)
+            needed = _space_needed(root, path if known is not None else None, files)
+            if shutil.disk_usage(root).free < needed:  # refused before a file is written
+                error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), root)
+                raise storage_error(error, root, needed, N_("building the library"))
             _run(
                 tmp,
                 root_path,
@@ -416,13 +571,22 @@ def build(
                 first,
             )
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
+            _step(N_("switching to the new library"))
             os.rename(tmp, final)
+            _reached("renamed")
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
             pointer.write_text(final.name, encoding="utf-8")
             os.replace(pointer, root_path / "current")
+        except OSError as e:
+            _sweep(root_path)
+            found = storage_error(e, root, needed)
+            if found is None:
+                raise
+            raise found from None
         except BaseException:
             _sweep(root_path)
             raise
+        _step("switched")
         _sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
         cards = {
             _cards_cache_name(s["sha256"])
@@ -537,6 +701,7 @@ def _run(
                 yield e, source
 
         editions.add(db_path, checked())
+        _step(N_("building the index"))
         with contextlib.closing(_connect(str(tmp))) as db:
             infos = Library(str(tmp), db).editions()
         # what `ask` reads questions against: the newest complete edition of each language
@@ -564,7 +729,8 @@ def _run(
         running = (
             {stage: [pool.submit(*job) for job in js] for stage, js in jobs.items()} if pool else {}
         )
-        index.add(str(tmp / INDEX), [e for e, _s in parsed], _stage(progress, 35, 30))
+        index.add(str(tmp / INDEX_DIR), [e for e, _s in parsed], _stage(progress, 35, 30))
+        _step(N_("aligning the editions"))
         if progress:
             progress(65, 100, "aligning editions")
         results = {
@@ -573,6 +739,7 @@ def _run(
             else [job[0](*job[1:]) for job in js]
             for stage, js in jobs.items()
         }
+    _step(N_("saving the alignments"))
     align.save(db_path, pairs, stale, [row for rows in results["align"] for row in rows])
     card_status = results["cards"]
     if not base:

@@ -7,6 +7,7 @@ code 1 (not found) or 2 (bad input); rich is imported only for output meant for 
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -18,6 +19,7 @@ from crlookup.errors import (
     CardQueryError,
     CardsUnavailable,
     CrlookupError,
+    LibraryDamaged,
     NotFound,
     QuestionError,
 )
@@ -33,7 +35,14 @@ class Failure(click.ClickException):
         self.exit_code = exit_code
 
     def show(self, file=None) -> None:
-        click.echo(self.format_message(), err=True)
+        message = self.format_message()
+        for arg in _TYPED:  # what the user typed, repeated: not 10,000 characters of it
+            if len(arg) > 300:  # (a long path is kept whole)
+                message = message.replace(arg, _short(arg))
+        click.echo(message, err=True)
+
+
+_TYPED: list[str] = []  # the command's arguments (one command per process), for `Failure`
 
 
 class Command(click.Command):
@@ -41,10 +50,22 @@ class Command(click.Command):
     usage errors are one line."""
 
     def make_context(self, info_name, args, parent=None, **extra):
+        name = " ".join(x for x in ("crlookup", info_name if parent else None) if x)
+        if parent is not None:
+            _TYPED[:] = args
+        for arg in args if parent is not None else ():  # a command's own (named in the line)
+            if not arg.strip():
+                raise Failure(_("{name}: an empty argument").format(name=name), BAD_INPUT)
+            if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in arg):
+                raise Failure(
+                    _(
+                        "{name}: an argument with control characters or undecodable bytes: {arg}"
+                    ).format(name=name, arg=ascii(arg)[:60]),
+                    BAD_INPUT,
+                )
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError as e:
-            name = " ".join(x for x in ("crlookup", info_name if parent else None) if x)
             raise Failure(f"{name}: {e.format_message()}", BAD_INPUT) from None
 
     def format_help_text(self, ctx, formatter):
@@ -77,7 +98,16 @@ class Group(Command, click.Group):
     command_class = Command
 
     def invoke(self, ctx: click.Context):
+        args = (list(ctx._protected_args), list(ctx.args))  # Group.invoke consumes them
         try:
+            try:
+                return super().invoke(ctx)
+            except (click.exceptions.Exit, click.ClickException, click.Abort):
+                raise
+            except Exception as e:  # a failure it did not expect may be a damaged library
+                if ctx.invoked_subcommand in ("rebuild", "doctor") or not _rebuilt(e):
+                    raise
+            ctx._protected_args, ctx.args = args  # once more, on the rebuilt library
             return super().invoke(ctx)
         except NotFound as e:
             msg = str(e)
@@ -93,7 +123,67 @@ class Group(Command, click.Group):
         except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
             raise SystemExit(0) from None
         except OSError as e:
+            from crlookup import paths
+
+            found = build.storage_error(e, paths.home())  # the library home: full, read-only
+            if found is not None:
+                raise Failure(str(found), found.exit_code) from None
             raise Failure(f"{e.filename or 'crlookup'}: {e.strerror}", BAD_INPUT) from None
+
+
+def _rebuilt(error: Exception) -> bool:
+    """After a command failed with `error`: if the current library is damaged, say so and
+    rebuild it (True: the command can run again); False if the library is sound (the error
+    is something else). A library that cannot be rebuilt is one line, exit code 1."""
+    from crlookup import doctor, paths
+
+    if isinstance(error, (CrlookupError, KeyboardInterrupt)) and not isinstance(
+        error, LibraryDamaged
+    ):
+        return False
+    root = paths.home()
+    if isinstance(error, OSError):  # one of the library's files, or the user's own?
+        name = error.filename if isinstance(error.filename, str) else ""
+        if not os.path.abspath(name).startswith(os.path.abspath(root)) or isinstance(
+            error, BrokenPipeError
+        ):
+            return False
+    path = build.current(root)
+    if path is None:
+        return False
+    found = doctor.damaged(path)
+    if not found:
+        if not isinstance(error, LibraryDamaged):
+            return False
+        found = [doctor.Finding(error.part, error.path, str(error))]
+    part, damage = found[0].part, found[0].damage
+    click.echo(
+        _("crlookup: library damaged ({part}: {damage}); rebuilding").format(
+            part=part, damage=damage
+        ),
+        err=True,
+    )
+    try:
+        progress = _BuildProgress(plain=False)
+        try:
+            build.rebuild(root, progress=progress)
+        finally:
+            if progress.bar is not None:
+                progress.bar.stop()
+    except (CrlookupError, OSError) as e:
+        raise Failure(
+            _(
+                "the library in {path} is damaged ({part}: {damage}) and could not be rebuilt: "
+                "{reason}; run `crlookup rebuild`, or remove that folder"
+            ).format(path=path, part=part, damage=damage, reason=e),
+            NOT_FOUND,
+        ) from None
+    return True
+
+
+def _short(text: str, width: int = 80) -> str:
+    """What the user typed, as an error message repeats it: cut at `width` characters."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def json_option(f):
@@ -163,7 +253,7 @@ def open_library(as_json: bool = False):
     so (the rules are built all the same, and card features repeat it)."""
     progress = _BuildProgress(plain=as_json)
     try:
-        lib = api.open(progress=progress)
+        lib = api.open(progress=progress, heal=False)  # damage: Group.invoke says so, rebuilds
     finally:
         if progress.bar is not None:
             progress.bar.stop()
@@ -381,7 +471,7 @@ def search(
 
         show(render.SearchView(found), pager)
     if not found.hits:
-        raise Failure(_("no results for {query!r}").format(query=query), NOT_FOUND)
+        raise Failure(_("no results for {query!r}").format(query=_short(query)), NOT_FOUND)
 
 
 def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
@@ -407,7 +497,7 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
             notes.append(_("no card has every word; showing cards with some of them"))
         show(render.CardSearchView(found.hits, notes), pager)
     if not found.hits:
-        raise Failure(_("no cards for {query!r}").format(query=query), NOT_FOUND)
+        raise Failure(_("no cards for {query!r}").format(query=_short(query)), NOT_FOUND)
 
 
 @cli.command()
@@ -456,7 +546,8 @@ def ask(words, edition_id, lang, limit, as_json, pager):
         show(render.AnswersView(asked), pager)
     if not asked.answers:
         raise Failure(
-            _("no rule matches the question {question!r}").format(question=question), NOT_FOUND
+            _("no rule matches the question {question!r}").format(question=_short(question)),
+            NOT_FOUND,
         )
 
 
@@ -636,10 +727,6 @@ def browse(words):
     query = " ".join(words).strip()
     if len(query) > 500:
         raise Failure(_("browse: a query of at most 500 characters, please"), BAD_INPUT)
-    if any(ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in query):
-        raise Failure(
-            _("browse: a query without control characters or undecodable bytes, please"), BAD_INPUT
-        )
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise Failure(
             _("browse: needs a terminal; scripts can use rule, search or ask with --json"),
@@ -761,6 +848,83 @@ def update(source: str | None, as_json: bool):
                 removed=done.rules_removed,
                 previous=done.previous,
             )
+        )
+
+
+@cli.command()
+@json_option
+def rebuild(as_json: bool):
+    """Build the library again from its sources: the shipped editions and your own.
+
+    Nothing of the current library is reused, so this mends a damaged one. The editions you
+    added (ingest, update) are kept: their files are in the library home. Like every build,
+    it is atomic: until it is done, commands answer from the current library.
+
+    Example: crlookup rebuild
+    """
+    from crlookup import paths
+
+    progress = _BuildProgress(plain=as_json)
+    try:
+        lib = build.rebuild(paths.home(), progress=progress)
+    finally:
+        if progress.bar is not None:
+            progress.bar.stop()
+    infos = lib.editions()
+    yours = [e.id for e in infos if e.origin == "user"]
+    if as_json:
+        emit_json(
+            {"path": lib.path, "editions": len(infos), "yours": yours, "pending": lib.pending}
+        )
+        return
+    click.echo(
+        ngettext(
+            "rebuilt {path}: {count} edition ({yours} of them yours)",
+            "rebuilt {path}: {count} editions ({yours} of them yours)",
+            len(infos),
+        ).format(path=lib.path, count=len(infos), yours=len(yours))
+    )
+    if lib.pending:
+        click.echo(
+            ngettext(
+                "{count} older edition is being added in the background",
+                "{count} older editions are being added in the background",
+                lib.pending,
+            ).format(count=lib.pending)
+        )
+
+
+@cli.command()
+@json_option
+def doctor(as_json: bool):
+    """Check every part of the library: its database, each language's index, the cards, what
+    ask reads. Exit code 1 if something is damaged (then: crlookup rebuild).
+
+    Example: crlookup doctor
+    """
+    from crlookup import doctor as health
+    from crlookup import paths
+
+    root = paths.home()
+    path = build.current(root)
+    if path is None:
+        raise NotFound(_("no library in {home} yet: any command builds it").format(home=root))
+    found = health.check(path)
+    bad = [f for f in found if f.damage]
+    if as_json:
+        emit_json({"path": path, "ok": not bad, "parts": [f.to_dict() for f in found]})
+    else:
+        click.echo(path)
+        for f in found:
+            click.echo(f"  {f.part:<28} {f.damage or _('ok')}")
+    if bad:
+        raise Failure(
+            ngettext(
+                "{count} part of the library is damaged: run `crlookup rebuild`",
+                "{count} parts of the library are damaged: run `crlookup rebuild`",
+                len(bad),
+            ).format(count=len(bad)),
+            NOT_FOUND,
         )
 
 

@@ -8,6 +8,7 @@ import os
 import sqlite3
 
 DB = "library.sqlite"  # a built library's database, in its folder
+INDEX_DIR = "index"  # its full-text index (crlookup.index), beside the database
 
 
 def open_db(library_path: str, readonly: bool = True) -> sqlite3.Connection:

@@ -70,6 +70,24 @@ class LibraryError(CrlookupError):
     """The library cannot be built or read."""
 
 
+class LibraryDamaged(LibraryError):
+    """A built library whose files are damaged: `part` names the damaged part ("library.sqlite",
+    "index/en", …) and `path` where it is. It is rebuilt from the sources (crlookup.build)."""
+
+    exit_code = NOT_FOUND
+
+    def __init__(self, message: str, part: str = "", path: str = ""):
+        super().__init__(message)
+        self.part, self.path = part, path
+
+
+class StorageError(LibraryError):
+    """The library cannot be written: the disk is full, or the home is read-only. Nothing was
+    changed (the previous library, if any, is still in use)."""
+
+    exit_code = NOT_FOUND
+
+
 class CardsUnavailable(LibraryError):
     """The library has no cards: the card file was missing or unreadable when it was built
     (the message names it, and the line)."""

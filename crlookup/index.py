@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup import numbers
-from crlookup.errors import MAX_WORDS, BadInput, QueryError
+from crlookup.database import INDEX_DIR
+from crlookup.errors import MAX_WORDS, BadInput, LibraryDamaged, LibraryError, QueryError
 from crlookup.i18n import _
 from crlookup.model import fold
 
@@ -197,7 +198,7 @@ def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int,
         ix = whoosh.index.open_dir(folder)
     before = ix.doc_count_all()
     many = fresh and len(new) > 2000
-    writer = ix.writer(limitmb=128, procs=2, multisegment=True) if many else ix.writer()
+    writer = _parallel_writer(ix) if many else ix.writer()
     vocab = _load_json(folder, VOCABULARY, {})
     for doc in new.values():
         doc["text"] = doc["body"]
@@ -214,6 +215,14 @@ def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int,
         writer.commit()
     else:
         writer.commit(merge=False)
+    failed = [t for t in getattr(writer, "tasks", ()) if t.exitcode]
+    if failed:  # a writing process gave up (quietly: _parallel_writer) and its segment is lost
+        import errno
+        import shutil
+
+        if shutil.disk_usage(folder).free < 64 * 1024 * 1024:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), folder)
+        raise LibraryError(f"{folder}: {len(failed)} of the processes writing the index failed")
     with ix.searcher() as searcher:
         reader = searcher.reader()
         # numbered afresh when written from scratch (the writing processes interleave them)
@@ -221,6 +230,26 @@ def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int,
             keys[reader.stored_fields(docnum)["key"]] = docnum
     _save_json(folder, VOCABULARY, vocab)
     return done
+
+
+def _parallel_writer(ix):
+    """A writer of two processes that fail quietly: whoosh's would each print a traceback
+    (on a full disk, say), and its commit would go on without their segments. `_write`
+    checks how they ended instead, and says it once."""
+    from whoosh import multiproc
+
+    task = multiproc.SubWriterTask
+    if not getattr(task, "quiet", False):
+        run = task.run
+
+        def quiet(self):
+            try:
+                run(self)
+            except BaseException:  # noqa: BLE001 (the parent reports it: _write)
+                sys.exit(1)
+
+        task.run, task.quiet = quiet, True
+    return ix.writer(limitmb=128, procs=2, multisegment=True)
 
 
 def _load(folder: str, name: str, default):
@@ -295,8 +324,11 @@ class Index:
             raise QueryError(f"no index for language {lang!r} (there are: {', '.join(LANGS)})")
         self.lang = lang
         self.folder = os.path.join(directory, lang)
-        self.ix = whoosh.index.open_dir(self.folder)
-        self.searcher = self.ix.searcher()
+        try:
+            self.ix = whoosh.index.open_dir(self.folder)
+            self.searcher = self.ix.searcher()
+        except Exception as e:  # noqa: BLE001 (a damaged index fails in whatever way whoosh reads it)
+            raise self._damaged(e) from None
         self._vocab: dict[str, int] | None = None
         self._stop: frozenset[str] | None = None
         self._scopes: dict[tuple, set[int] | None] = {}
@@ -304,6 +336,23 @@ class Index:
 
     def close(self) -> None:
         self.searcher.close()
+
+    def check(self) -> None:
+        """Read every term of the index and a few stored texts: `LibraryDamaged` if whoosh
+        cannot (crlookup.doctor runs this for each language)."""
+        try:
+            reader = self.searcher.reader()
+            terms = sum(1 for _ in reader.all_terms())
+            stored = [fields for _n, fields in zip(range(20), reader.iter_docs())]
+        except Exception as e:  # noqa: BLE001 (a damaged index fails in whatever way whoosh reads it)
+            raise self._damaged(e) from None
+        if not terms or not stored:
+            raise self._damaged(ValueError("no documents"))
+
+    def _damaged(self, e: Exception) -> LibraryDamaged:
+        what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        part = f"{INDEX_DIR}/{self.lang}"
+        return LibraryDamaged(f"{part}: {what}", part=part, path=self.folder)
 
     @property
     def stop_words(self) -> frozenset[str]:
@@ -394,6 +443,7 @@ class Index:
                         parsed, filter=allowed, limit=limit, terms=True, optimize=False
                     )
                 except Exception as e:  # noqa: BLE001 (whoosh fails in assorted ways on odd queries)
+                    self.check()  # unless the index itself is damaged
                     raise QueryError(f"cannot search for {text!r}: {e}") from None
 
         relaxed = False

@@ -19,7 +19,8 @@ from datetime import date
 from typing import NamedTuple
 
 from crlookup import numbers
-from crlookup.errors import CardsUnavailable, NotFound, NumberError
+from crlookup.database import INDEX_DIR
+from crlookup.errors import CardsUnavailable, LibraryDamaged, NotFound, NumberError
 from crlookup.i18n import _
 from crlookup.model import GlossaryEntry, Reference, Rule, Source
 
@@ -169,19 +170,22 @@ class Library:
     def cards(self):
         """The library's cards (crlookup.cards.Cards); `CardsUnavailable` if it has none."""
         if self._cards is None:
-            from crlookup.cards import open_cards
+            from crlookup.cards import CARDS_DB, open_cards
 
             error = self.cards_error
-            found = open_cards(self.path) if error is None else None
-            if found is None:
-                raise CardsUnavailable(error or _("the library's card database is missing"))
+            if error is not None:
+                raise CardsUnavailable(error)
+            found = open_cards(self.path)
+            if found is None:  # the build made it: its file has gone
+                path = os.path.join(self.path, CARDS_DB)
+                raise LibraryDamaged(f"{CARDS_DB}: missing", part=CARDS_DB, path=path)
             self._cards = found
         return self._cards
 
     @property
     def index_path(self) -> str:
         """The full-text index built beside the database (see crlookup.index)."""
-        return os.path.join(self.path, "index")
+        return os.path.join(self.path, INDEX_DIR)
 
     # editions -----------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import pytest
 from conftest import OFFICIAL
 
 from crlookup import build
+from crlookup.database import INDEX_DIR
 from crlookup.errors import CardsUnavailable, LibraryError, SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -154,9 +155,9 @@ def test_library_without_its_index_is_rebuilt(small_data):
 
     home = home_of(small_data)
     build.open_library(home).close()
-    shutil.rmtree(Path(build.current(home)) / build.INDEX)
+    shutil.rmtree(Path(build.current(home)) / INDEX_DIR)
     lib = build.open_library(home)
-    assert (Path(lib.path) / build.INDEX).is_dir()
+    assert (Path(lib.path) / INDEX_DIR).is_dir()
     lib.close()
 
 

@@ -1,0 +1,361 @@
+"""Faults a judge's laptop meets, tried on real small libraries (conftest's `small_data`: one
+section of 2010 and seven cards, built in about a second): a damaged library is named and
+rebuilt, a full disk or a read-only home is one line, a build killed at any step leaves the old
+library or the new one, queries during a rebuild never fail, and hostile input on every command
+is one line with the right exit code, writing nothing outside CRLOOKUP_HOME."""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import OFFICIAL
+
+from crlookup import build, doctor
+from crlookup.cli import cli
+
+OLD = OFFICIAL / "MagicCompRules-2003-03-15.txt"  # the smallest official edition: quick to add
+
+
+class Run:
+    def __init__(self, result):
+        self.code = result.exit_code
+        self.output = result.stdout
+        self.error = result.stderr
+
+
+def run(*args, code=0) -> Run:
+    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == code, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    return Run(result)
+
+
+def one_line(error: str) -> str:
+    assert len(error.strip().splitlines()) == 1 and "Traceback" not in error, error
+    return error.strip()
+
+
+@pytest.fixture
+def home(small_data) -> Path:
+    """The small library, built."""
+    root = Path(os.environ["CRLOOKUP_HOME"])
+    build.open_library(str(root)).close()
+    return root
+
+
+def library(home: Path) -> Path:
+    return home / (home / "current").read_text()
+
+
+def scramble(path: Path, every: int = 4096) -> None:
+    """Random bytes over a file, a page in every `every` bytes from its second page on."""
+    data = bytearray(path.read_bytes())
+    for at in range(every, len(data), every * 3):
+        data[at : at + 1024] = os.urandom(len(data[at : at + 1024]))
+    path.write_bytes(bytes(data))
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def test_a_malformed_database_is_named_and_rebuilt(home):
+    damaged = library(home)
+    scramble(damaged / "library.sqlite")
+    found = doctor.damaged(str(damaged))
+    assert [f.part for f in found] == ["library.sqlite"] and "malformed" in found[0].damage
+    result = run("rule", "702.2")
+    assert result.error.startswith("crlookup: library damaged (library.sqlite: ")
+    assert "rebuilding" in result.error
+    assert result.output.startswith("en-2010-07-16\n702.2 Deathtouch")
+    assert library(home) != damaged and doctor.damaged(str(library(home))) == []
+
+
+def test_a_damaged_index_is_named_and_rebuilt(home):
+    damaged = library(home)
+    for f in (damaged / "index" / "en").glob("*"):
+        if f.suffix in (".seg", ".toc"):
+            f.write_bytes(os.urandom(f.stat().st_size))
+    assert [f.part for f in doctor.damaged(str(damaged))] == ["index/en"]
+    result = run("search", "deathtouch", "--limit", "1")
+    assert result.error.startswith("crlookup: library damaged (index/en: ")
+    assert "702.2" in result.output
+
+
+def test_a_missing_card_database_is_named_and_rebuilt(home):
+    (library(home) / "cards.sqlite").unlink()
+    assert [f.part for f in doctor.damaged(str(library(home)))] == ["cards.sqlite"]
+    result = run("card", "Giant Spider")
+    assert result.error.startswith("crlookup: library damaged (cards.sqlite: missing)")
+    assert result.output.startswith("Giant Spider")
+
+
+def test_doctor_names_each_damaged_part_and_rebuild_mends_them(home):
+    lib = library(home)
+    healthy = run("doctor", "--json")
+    assert json.loads(healthy.output)["ok"] is True
+    assert sorted(p["part"] for p in json.loads(healthy.output)["parts"]) == [
+        "ask/en-2010-07-16", "cards.sqlite", "index/en", "library.sqlite", "vectors/en-2010-07-16",
+    ]  # fmt: skip
+    (lib / "vectors" / "en-2010-07-16.pickle").unlink()
+    (lib / "index" / "en" / "editions.pickle").unlink()
+    result = run("doctor", code=1)
+    assert "  vectors/en-2010-07-16        missing" in result.output
+    assert one_line(result.error) == "2 parts of the library are damaged: run `crlookup rebuild`"
+    parts = {
+        p["part"]: p["damage"] for p in json.loads(run("doctor", "--json", code=1).output)["parts"]
+    }
+    assert parts["index/en"] == "editions.pickle missing" and parts["library.sqlite"] is None
+    done = json.loads(run("rebuild", "--json").output)
+    assert done["editions"] == 1 and done["yours"] == []
+    assert json.loads(run("doctor", "--json").output)["ok"] is True
+
+
+def test_a_library_that_cannot_be_rebuilt_is_one_line(home, monkeypatch):
+    scramble(library(home) / "library.sqlite")
+    damaged = library(home)
+
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(home / ".lock"))
+
+    monkeypatch.setattr(build, "_locked", refuse)
+    error = one_line(run("rule", "702.2", code=1).error.splitlines()[-1])
+    assert error.startswith(f"the library in {damaged} is damaged (library.sqlite: ")
+    assert "could not be rebuilt: cannot write to" in error
+    assert error.endswith("run `crlookup rebuild`, or remove that folder")
+
+
+def test_your_editions_are_kept_by_a_rebuild(home):
+    run("ingest", str(OLD))
+    assert (home / "sources" / OLD.name).exists()  # the file it came from, in the home
+    done = json.loads(run("rebuild", "--json").output)
+    assert done["yours"] == ["en-2003-03-15"] and done["editions"] == 2
+    assert run("rule", "100.1", "--edition", "en-2003-03-15").output.startswith("en-2003-03-15")
+
+
+# --------------------------------------------------------------------------- disk and home
+
+
+def test_a_full_disk_before_a_build_is_one_line_and_leaves_nothing(small_data, monkeypatch):
+    import shutil
+
+    real = shutil.disk_usage
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: real(p)._replace(free=5 * 1024 * 1024))
+    error = one_line(run("rule", "702.2", code=1).error.splitlines()[-1])
+    assert error.startswith("no space left on the disk of ")
+    assert error.endswith("about 200 MB needed, 5 MB free")
+    home = Path(os.environ["CRLOOKUP_HOME"])
+    assert not [p for p in home.iterdir() if p.name.startswith(("build-", "library-"))]
+
+
+def test_a_disk_that_fills_during_an_ingest(home, monkeypatch):
+    from crlookup import index
+
+    before = library(home)
+
+    def full(folder, *args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), os.path.join(folder, "en", "x.seg"))
+
+    monkeypatch.setattr(index, "add", full)
+    error = one_line(run("ingest", str(OLD), code=1).error.splitlines()[-1])
+    assert error.startswith("no space left on the disk of ") and "while building the index" in error
+    assert library(home) == before and not list((home / "sources").glob("*.txt"))
+    assert not [p for p in home.iterdir() if p.name.startswith("build-")]
+    assert run("rule", "702.2").output.startswith("en-2010-07-16")  # the old library, in use
+
+
+def test_a_read_only_home_still_answers_and_refuses_writes_in_one_line(home, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(home / ".lock"))
+
+    monkeypatch.setattr(build, "_locked", refuse)
+    assert run("rule", "702.2").output.startswith("en-2010-07-16")
+    assert run("card", "Giant Spider").output.startswith("Giant Spider")
+    assert "cannot write to" in one_line(run("ingest", str(OLD), code=1).error)
+    assert "cannot write to" in one_line(run("rebuild", code=1).error)
+
+
+# --------------------------------------------------------------------------- killed builds
+
+PAUSE = """
+import sys, time
+from crlookup import build
+def pause(doing):
+    if doing == sys.argv[2]:
+        open(sys.argv[3], "w").close()
+        time.sleep(float(sys.argv[4]))
+build._reached = pause
+if sys.argv[5] == "ingest":
+    build.ingest(sys.argv[6], {}, sys.argv[1])
+else:
+    build.build(sys.argv[1], fresh=True)
+"""
+STEPS = ["reading the sources", "building the index", "aligning the editions",
+         "saving the alignments", "switching to the new library", "renamed", "switched"]  # fmt: skip
+
+
+def paused(home: Path, step: str, seconds: float = 60, what: str = "build", *more: str):
+    """A build (or ingest) in a process of its own, paused at `step`: returns the process
+    once it is there."""
+    marker = home.parent / f"at-{step.replace(' ', '-')}"
+    process = subprocess.Popen(
+        [sys.executable, "-c", PAUSE, str(home), step, str(marker), str(seconds), what, *more],
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not marker.exists():
+        assert process.poll() is None, process.stderr.read().decode()
+        assert time.monotonic() < deadline, f"never reached {step}"
+        time.sleep(0.05)
+    return process
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_build_killed_at_any_step_leaves_the_old_library_or_the_new(home, step, monkeypatch):
+    old = library(home)
+    process = paused(home, step)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    now = library(home)
+    assert (now == old) == (step != "switched"), step  # the pointer moves in one step
+    assert doctor.damaged(str(now)) == []
+    assert run("rule", "702.2").output.startswith("en-2010-07-16")
+    # the next command removes what the killed build left (a finished library never made
+    # current is kept while a process may still read it: STALE seconds)
+    monkeypatch.setattr(build, "STALE", 0)
+    build.open_library(str(home)).close()
+    left = sorted(p.name for p in home.iterdir() if p.name not in ("current", ".lock", "parsed"))
+    assert left == [now.name] or (step == "switched" and left == sorted([now.name, old.name]))
+
+
+def test_an_ingest_killed_while_building_is_finished_by_the_next_command(home):
+    old_name = library(home).name
+    process = paused(home, "building the index", 60, "ingest", str(OLD))
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert library(home).name == old_name  # the old library; the file is recorded, and ...
+    assert "en-2003-03-15" in run("editions").output  # ... the next command's build adds it
+
+
+# --------------------------------------------------------------------------- concurrent use
+
+QUERIES = [
+    ["rule", "702.2"], ["rule", "702.2c", "--json"], ["search", "deathtouch"],
+    ["search", "flying", "--json"], ["rule", "702.19", "--json"], ["refs", "702.2"],
+    ["card", "Giant Spider"], ["card", "serra angl", "--json"], ["history", "702.2"],
+    ["editions", "--json"],
+]  # fmt: skip
+
+
+def test_queries_during_a_rebuild_answer_from_the_old_library(home):
+    """A rebuild paused for 8 s in the middle (its index built, while it aligns), and 40
+    commands, 4 at a time, each in a fresh process, run meanwhile: none fails."""
+    old = library(home)
+    process = paused(home, "aligning the editions", 8)
+    env = dict(os.environ, NO_COLOR="1")
+
+    def command(args):
+        return subprocess.run(
+            [sys.executable, "-c", "from crlookup.cli import main; main()", *args],
+            capture_output=True, text=True, env=env, check=False,
+        )  # fmt: skip
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(command, QUERIES * 4))
+    assert process.poll() is None  # all of them ran during the rebuild
+    assert [(r.returncode, r.stderr) for r in results] == [(0, "")] * len(results)
+    assert library(home) == old
+    process.wait(timeout=60)
+    assert library(home) != old and run("rule", "702.2").code == 0
+
+
+# --------------------------------------------------------------------------- hostile input
+
+HOSTILE = ["", "   ", "x" * 10_000, "\x00\x07\x1b[2J", "\udcff\udcfe"]  # the last: invalid UTF-8
+COMMANDS = [["rule"], ["rule", "--edition"], ["search"], ["search", "--cards"], ["ask"],
+            ["card"], ["define"], ["refs"], ["history"], ["diff", "en-2010-07-16"],
+            ["editions", "--unresolved"], ["export"], ["browse"], ["ingest"],
+            ["update", "--from"], ["rebuild"], ["doctor"]]  # fmt: skip
+
+
+@pytest.mark.parametrize("bad", HOSTILE, ids=["empty", "spaces", "10000", "control", "utf8"])
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_hostile_arguments_are_one_line(home, command, bad, tmp_path):
+    args = [*command, bad] + (["702.2"] if command == ["rule", "--edition"] else [])
+    before = _outside(tmp_path, home)
+    result = CliRunner().invoke(cli, args, env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code in (1, 2), (args, result.output, result.exception)
+    assert len(one_line(result.stderr)) < 400  # what was typed is not repeated whole
+    assert _outside(tmp_path, home) == before
+
+
+def _outside(tmp_path: Path, home: Path) -> list[str]:
+    """Every file under the test's folder but the library home (and the small data)."""
+    return sorted(str(p) for p in tmp_path.rglob("*") if home not in p.parents and p != home)
+
+
+def _utf16(path: Path) -> None:
+    path.write_bytes(OLD.read_text(encoding="utf-8-sig").encode("utf-16-le"))
+
+
+def _tar(path: Path) -> None:
+    with tarfile.open(path, "w:xz") as tar:
+        info = tarfile.TarInfo("../MagicCompRules-2003-03-15.txt")
+        data = OLD.read_bytes()
+        info.size = len(data)
+        tar.addfile(info, __import__("io").BytesIO(data))
+
+
+HOSTILE_FILES = {
+    "random-50mb.txt": lambda p: p.write_bytes(os.urandom(50 * 1024 * 1024)),
+    "binary.png": lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(4096)),
+    "utf16-no-bom.txt": _utf16,
+    "broken.po": lambda p: p.write_bytes(b'msgid "100.1."\nmsgstr "\n'),
+    "wrong-shape.json": lambda p: p.write_text('{"rules": [1, 2, 3], "glossary": "no"}'),
+    "dot-dot.tar.xz": _tar,
+    "empty.txt": lambda p: p.write_bytes(b""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_FILES))
+def test_hostile_files_to_ingest_are_one_line(home, name, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    HOSTILE_FILES[name](folder / name)
+    link = folder / "link"
+    link.symlink_to(folder / name)
+    before = _outside(tmp_path, home)
+    current = library(home)
+    for path in (str(folder / name), str(link), f"{folder}/../in/{name}"):
+        error = one_line(run("ingest", path, code=2).error)
+        assert error.startswith((name, "link")), error
+    assert _outside(tmp_path, home) == before and library(home) == current
+    assert not (home / "sources").exists() or not list((home / "sources").iterdir())
+
+
+def test_a_symlinked_edition_is_read_and_stored_in_the_home(home, tmp_path):
+    link = tmp_path / "newest.txt"
+    link.symlink_to(OLD)
+    assert run("ingest", str(link)).output.startswith("added en-2003-03-15")
+    stored = home / "sources" / "newest.txt"
+    assert stored.is_file() and not stored.is_symlink()
+    assert stored.read_bytes() == OLD.read_bytes()
+
+
+def test_cards_file_damage_is_still_the_cards_alone(small_data):
+    """(issue 9's promise, kept under the new damage handling) a card file that cannot be
+    read leaves the rules usable and is no damage to rebuild for."""
+    (small_data / "cards.jsonl.gz").write_bytes(gzip.compress(b"not json\n"))
+    assert run("rule", "702.2").code == 0
+    assert run("card", "Giant Spider", code=2).error.startswith("no cards in this library")
