@@ -42,6 +42,7 @@ class Failure(click.ClickException):
         click.echo(message, err=True)
 
 
+MAX_ARGUMENT = 2000  # characters: a question of 200 words fits; a pasted page does not
 _TYPED: list[str] = []  # the command's arguments (one command per process), for `Failure`
 
 
@@ -56,6 +57,13 @@ class Command(click.Command):
         for arg in args if parent is not None else ():  # a command's own (named in the line)
             if not arg.strip():
                 raise Failure(_("{name}: an empty argument").format(name=name), BAD_INPUT)
+            if len(arg) > MAX_ARGUMENT:
+                raise Failure(
+                    _("{name}: an argument of at most {count} characters, please").format(
+                        name=name, count=MAX_ARGUMENT
+                    ),
+                    BAD_INPUT,
+                )
             if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in arg):
                 raise Failure(
                     _(

@@ -887,7 +887,8 @@ def test_card_that_fits_nothing():
     "name, message",
     [
         ("//", "card: expected a card name, found '//'"),
-        ("x" * 10_000, "card: a card name of at most 200 characters, please"),
+        ("x" * 500, "card: a card name of at most 200 characters, please"),
+        ("x" * 10_000, "crlookup card: an argument of at most 2000 characters, please"),
         # refused by the command line for every command (crlookup.cards refuses them too)
         ("", "crlookup card: an empty argument"),
         (

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import OFFICIAL
+from conftest import DATA, OFFICIAL
 
 from crlookup import build, doctor
 from crlookup.cli import cli
@@ -259,10 +259,10 @@ QUERIES = [
 
 
 def test_queries_during_a_rebuild_answer_from_the_old_library(home):
-    """A rebuild paused for 8 s in the middle (its index built, while it aligns), and 40
+    """A rebuild paused for 5 s in the middle (its index built, while it aligns), and 40
     commands, 4 at a time, each in a fresh process, run meanwhile: none fails."""
     old = library(home)
-    process = paused(home, "aligning the editions", 8)
+    process = paused(home, "aligning the editions", 5)
     env = dict(os.environ, NO_COLOR="1")
 
     def command(args):
@@ -289,15 +289,42 @@ COMMANDS = [["rule"], ["rule", "--edition"], ["search"], ["search", "--cards"], 
             ["update", "--from"], ["rebuild"], ["doctor"]]  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def shared_home(tmp_path_factory):
+    """One small library for the tests that only read it (or fail before writing)."""
+    import shutil
+
+    data = tmp_path_factory.mktemp("data")
+    edition = "cr-2010-07-16-en-section702-webpage.txt"
+    shutil.copy(DATA / edition, data / edition)
+    manifest = {"sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}]}
+    (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    home = tmp_path_factory.mktemp("home")
+    saved = os.environ.get("CRLOOKUP_DATA")
+    os.environ["CRLOOKUP_DATA"] = str(data)
+    try:
+        build.open_library(str(home)).close()
+    finally:
+        os.environ.pop("CRLOOKUP_DATA")
+        if saved is not None:
+            os.environ["CRLOOKUP_DATA"] = saved
+    return data, home
+
+
 @pytest.mark.parametrize("bad", HOSTILE, ids=["empty", "spaces", "10000", "control", "utf8"])
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
-def test_hostile_arguments_are_one_line(home, command, bad, tmp_path):
+def test_hostile_arguments_are_one_line(shared_home, command, bad, tmp_path, monkeypatch):
+    data, home = shared_home
+    monkeypatch.setenv("CRLOOKUP_DATA", str(data))
+    monkeypatch.setenv("CRLOOKUP_HOME", str(home))
+    monkeypatch.chdir(tmp_path)  # a file written where the command runs would land here
+    current = library(home)
     args = [*command, bad] + (["702.2"] if command == ["rule", "--edition"] else [])
     before = _outside(tmp_path, home)
     result = CliRunner().invoke(cli, args, env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert result.exit_code in (1, 2), (args, result.output, result.exception)
     assert len(one_line(result.stderr)) < 400  # what was typed is not repeated whole
-    assert _outside(tmp_path, home) == before
+    assert _outside(tmp_path, home) == before == [] and library(home) == current
 
 
 def _outside(tmp_path: Path, home: Path) -> list[str]:
