@@ -106,7 +106,10 @@ class Group(Command, click.Group):
     command_class = Command
 
     def invoke(self, ctx: click.Context):
-        args = (list(ctx._protected_args), list(ctx.args))  # Group.invoke consumes them
+        kept = (
+            "_protected_args" if hasattr(ctx, "_protected_args") else "protected_args"
+        )  # click<8.2
+        args = (list(getattr(ctx, kept)), list(ctx.args))  # Group.invoke consumes them
         try:
             try:
                 return super().invoke(ctx)
@@ -115,7 +118,8 @@ class Group(Command, click.Group):
             except Exception as e:  # a failure it did not expect may be a damaged library
                 if ctx.invoked_subcommand in ("rebuild", "doctor") or not _rebuilt(e):
                     raise
-            ctx._protected_args, ctx.args = args  # once more, on the rebuilt library
+            setattr(ctx, kept, args[0])  # once more, on the rebuilt library
+            ctx.args = args[1]
             return super().invoke(ctx)
         except NotFound as e:
             msg = str(e)
