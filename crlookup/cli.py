@@ -167,7 +167,7 @@ def _rebuilt(error: Exception) -> bool:
     if not found:
         if not isinstance(error, LibraryDamaged):
             return False
-        found = [doctor.Finding(error.part, error.path, str(error))]
+        found = [doctor.Finding(error.part, error.path, str(error).split(": ", 1)[-1])]
     part, damage = found[0].part, found[0].damage
     click.echo(
         _("crlookup: library damaged ({part}: {damage}); rebuilding").format(
