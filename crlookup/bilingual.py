@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from crlookup.history import Links
 from crlookup.model import Rule, fold
+from crlookup.numbers import without_subrules
 from crlookup.read import Library
 
 
@@ -112,7 +113,7 @@ def parallel(
     """The rule `number` (of `edition`, else the newest of langs[0]) and its subrules beside
     their counterparts in the other language; a trailing period ("702.19.") leaves out the
     subrules. With `edition`, its own language goes first."""
-    alone = number.strip().endswith(".") and "." in number.strip()[:-1]
+    alone = without_subrules(number)
     first, other = langs
     if edition:
         edition, rule = lib.entry(number, edition)

@@ -185,7 +185,7 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
             stamp = _stamp(db)
         except sqlite3.DatabaseError as e:  # not rebuilt quietly: the caller says so first
             db.close()
-            raise LibraryDamaged(f"{DB}: {e}", part=DB, path=os.path.join(path, DB)) from None
+            raise LibraryDamaged(DB, os.path.join(path, DB), str(e)) from None
         fresh = _is_fresh(stamp, files)
         if fresh is None and _same_contents(stamp, files):
             fresh = True  # touched but unchanged: remember the new times
@@ -271,19 +271,11 @@ def grow(root: str) -> str:
 
 
 def _busy(root: str) -> bool:
-    """Whether a build holds the library's lock right now."""
+    """Whether a build holds the library's lock right now (never, where there are no locks;
+    always, where the lock cannot be opened)."""
     try:
-        import fcntl
-    except ImportError:
-        return False
-    try:
-        with open(os.path.join(root, ".lock"), "a+") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.flock(handle, fcntl.LOCK_UN)
-            return False
+        with _locked(root, wait=False) as mine:
+            return mine is False
     except OSError:
         return True
 
@@ -299,15 +291,15 @@ def _restamp(path: str, stamp: dict, files: list[SourceFile]) -> None:
 
 
 @contextlib.contextmanager
-def _locked(root: str, wait: bool = True) -> Iterator[bool]:
+def _locked(root: str, wait: bool = True) -> Iterator[bool | None]:
     """Hold the home's build lock (yields True); with `wait` false, yields False at once if
-    another process holds it."""
+    another process holds it, and None where there are no locks (Windows: cannot tell)."""
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, ".lock"), "a+") as handle:
         try:
             import fcntl
         except ImportError:  # Windows: the atomic rename alone keeps readers safe
-            yield wait
+            yield True if wait else None
             return
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))

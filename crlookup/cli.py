@@ -167,7 +167,7 @@ def _rebuilt(error: Exception) -> bool:
     if not found:
         if not isinstance(error, LibraryDamaged):
             return False
-        found = [doctor.Finding(error.part, error.path, str(error).split(": ", 1)[-1])]
+        found = [doctor.Finding(error.part, error.path, error.detail)]
     part, damage = found[0].part, found[0].damage
     click.echo(
         _("crlookup: library damaged ({part}: {damage}); rebuilding").format(
@@ -176,12 +176,8 @@ def _rebuilt(error: Exception) -> bool:
         err=True,
     )
     try:
-        progress = _BuildProgress(plain=False)
-        try:
+        with _BuildProgress(plain=False) as progress:
             build.rebuild(root, progress=progress)
-        finally:
-            if progress.bar is not None:
-                progress.bar.stop()
     except (CrlookupError, OSError) as e:
         raise Failure(
             _(
@@ -224,13 +220,22 @@ def show(renderable, pager: bool = False) -> None:
 
 
 class _BuildProgress:
-    """Reports the first-use build: a rich progress bar for people, plain lines otherwise."""
+    """Reports the first-use build: a rich progress bar for people, plain lines otherwise.
+    Used as `with _BuildProgress(plain) as progress:`, which takes the bar down however the
+    work inside ends."""
 
     def __init__(self, plain: bool):
         self.plain = plain or not sys.stderr.isatty()
         self.bar = None
         self.task = None
         self.built = False
+
+    def __enter__(self) -> _BuildProgress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
     def __call__(self, done: int, total: int, label: str) -> None:
         self.built = True
@@ -263,12 +268,8 @@ class _BuildProgress:
 def open_library(as_json: bool = False):
     """The library, built first if need be; a build that could not read the card file says
     so (the rules are built all the same, and card features repeat it)."""
-    progress = _BuildProgress(plain=as_json)
-    try:
+    with _BuildProgress(plain=as_json) as progress:
         lib = api.open(progress=progress, heal=False)  # damage: Group.invoke says so, rebuilds
-    finally:
-        if progress.bar is not None:
-            progress.bar.stop()
     error = (lib.meta("cards") or {}).get("error") if progress.built else None
     if error:
         click.echo(
@@ -536,20 +537,17 @@ def ask(words, edition_id, lang, limit, as_json, pager):
     if not question:
         raise Failure(_("ask: expected a question"), BAD_INPUT)
     lib = open_library(as_json)
-    embedding = _BuildProgress(plain=as_json)  # an edition not shipped is embedded once
     try:
-        asked = lib.ask(
-            question,
-            edition=edition_id,
-            lang=lang,
-            limit=limit,
-            progress=lambda done, total: embedding(done, total, _("embedding the rules")),
-        )
+        with _BuildProgress(plain=as_json) as embedding:  # an edition not shipped: embedded once
+            asked = lib.ask(
+                question,
+                edition=edition_id,
+                lang=lang,
+                limit=limit,
+                progress=lambda done, total: embedding(done, total, _("embedding the rules")),
+            )
     except QuestionError as e:
         raise Failure(f"ask: {e}", BAD_INPUT) from None
-    finally:
-        if embedding.bar is not None:
-            embedding.bar.stop()
     if as_json:
         emit_json(asked.to_dict())
     else:
@@ -797,7 +795,8 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
             raise Failure(
                 _("--date: expected YYYY-MM-DD, found {found!r}").format(found=date), BAD_INPUT
             ) from None
-    added = build.ingest(path, options, progress=_BuildProgress(plain=as_json))
+    with _BuildProgress(plain=as_json) as progress:
+        added = build.ingest(path, options, progress=progress)
     if as_json:
         emit_json([e.to_dict() for e in added])
         return
@@ -835,12 +834,8 @@ def update(source: str | None, as_json: bool):
     """
     from crlookup import update as updating
 
-    progress = _BuildProgress(plain=as_json)
-    try:
+    with _BuildProgress(plain=as_json) as progress:
         done = updating.update(source, progress=progress)
-    finally:
-        if progress.bar is not None:
-            progress.bar.stop()
     if as_json:
         emit_json(done.to_dict())
     elif not done.added:
@@ -876,12 +871,8 @@ def rebuild(as_json: bool):
     """
     from crlookup import paths
 
-    progress = _BuildProgress(plain=as_json)
-    try:
+    with _BuildProgress(plain=as_json) as progress:
         lib = build.rebuild(paths.home(), progress=progress)
-    finally:
-        if progress.bar is not None:
-            progress.bar.stop()
     infos = lib.editions()
     yours = [e.id for e in infos if e.origin == "user"]
     if as_json:

@@ -106,7 +106,7 @@ def _index(path: str, lang: str) -> Finding:
         finally:
             ix.close()
     except LibraryDamaged as e:
-        return Finding(part, folder, str(e).split(": ", 1)[-1])
+        return Finding(part, folder, e.detail)
     except Exception as e:  # noqa: BLE001 (a damaged file beside it fails in whatever way it is read)
         return Finding(part, folder, f"{type(e).__name__}: {e}" if str(e) else type(e).__name__)
     return Finding(part, folder)

@@ -72,13 +72,14 @@ class LibraryError(CrlookupError):
 
 class LibraryDamaged(LibraryError):
     """A built library whose files are damaged: `part` names the damaged part ("library.sqlite",
-    "index/en", …) and `path` where it is. It is rebuilt from the sources (crlookup.build)."""
+    "index/en", …), `path` where it is and `detail` what is wrong with it ("missing", …). It is
+    rebuilt from the sources (crlookup.build)."""
 
     exit_code = NOT_FOUND
 
-    def __init__(self, message: str, part: str = "", path: str = ""):
-        super().__init__(message)
-        self.part, self.path = part, path
+    def __init__(self, part: str, path: str, detail: str):
+        super().__init__(f"{part}: {detail}")
+        self.part, self.path, self.detail = part, path, detail
 
 
 class StorageError(LibraryError):

@@ -352,7 +352,7 @@ class Index:
     def _damaged(self, e: Exception) -> LibraryDamaged:
         what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
         part = f"{INDEX_DIR}/{self.lang}"
-        return LibraryDamaged(f"{part}: {what}", part=part, path=self.folder)
+        return LibraryDamaged(part, self.folder, what)
 
     @property
     def stop_words(self) -> frozenset[str]:

@@ -119,6 +119,13 @@ def parse(text: str) -> RuleNumber:
     return RuleNumber(section, int(m.group(3)), m.group(4))
 
 
+def without_subrules(text: str) -> bool:
+    """Whether a rule number is written with its closing period, as official text prints a
+    rule ("702.19."): asking for the rule without its subrules (a section's "702." is not)."""
+    text = text.strip()
+    return text.endswith(".") and "." in text[:-1]
+
+
 def read_lookalikes(text: str) -> str:
     """`text` with the Cyrillic look-alike letters of subrule numbers in it read as Latin."""
     return _LOOKALIKE_LETTERS.sub(lambda m: m.group().translate(HOMOGLYPHS), text)

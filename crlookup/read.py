@@ -178,7 +178,7 @@ class Library:
             found = open_cards(self.path)
             if found is None:  # the build made it: its file has gone
                 path = os.path.join(self.path, CARDS_DB)
-                raise LibraryDamaged(f"{CARDS_DB}: missing", part=CARDS_DB, path=path)
+                raise LibraryDamaged(CARDS_DB, path, "missing")
             self._cards = found
         return self._cards
 
@@ -259,7 +259,7 @@ class Library:
     def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
         """A rule with its subrules (for a section, its rules) and what cites it; a trailing
         period ("702.19.") leaves out what is below it."""
-        alone = number.strip().endswith(".") and "." in number.strip()[:-1]
+        alone = numbers.without_subrules(number)
         found_in, rule = self.entry(number, edition, lang)
         if alone:
             below = []

@@ -149,3 +149,8 @@ def test_numbers_written_in_text_are_found_with_lookalikes_read(section, rule, l
     assert (
         numbers.WRITTEN.findall(f"x{number}") == [] and numbers.WRITTEN.findall(f"1{number}") == []
     )
+
+
+def test_a_closing_period_asks_for_the_rule_alone():
+    assert numbers.without_subrules("702.19.") and numbers.without_subrules(" 702.19b. ")
+    assert not numbers.without_subrules("702.19") and not numbers.without_subrules("702.")
