@@ -114,10 +114,17 @@ def card_lines(names=SMALL_CARDS) -> list[bytes]:
 def small_data(tmp_path, monkeypatch) -> Path:
     """A data folder with one small edition (section 702 of 2010) and a few real cards, made
     the shipped data: a library of it builds in a second or two. Tests change its files."""
+    data = write_small_data(tmp_path / "data")
+    monkeypatch.setenv("CRLOOKUP_DATA", str(data))  # for the processes a test starts too
+    monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
+    return data
+
+
+def write_small_data(data: Path) -> Path:
+    """`small_data`'s folder, written at `data`."""
     import gzip
     import json
 
-    data = tmp_path / "data"
     data.mkdir()
     edition = "cr-2010-07-16-en-section702-webpage.txt"
     shutil.copy(DATA / edition, data / edition)
@@ -127,9 +134,35 @@ def small_data(tmp_path, monkeypatch) -> Path:
         "cards": {"file": "cards.jsonl.gz", "format": "cards"},
     }
     (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    monkeypatch.setenv("CRLOOKUP_DATA", str(data))  # for the processes a test starts too
-    monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
     return data
+
+
+class Run:
+    """What a command run by `run` printed, and how it ended."""
+
+    def __init__(self, result):
+        self.code = result.exit_code
+        self.output = result.stdout
+        self.error = result.stderr
+
+
+def run(*args, code=0) -> Run:
+    """`crlookup ARGS` in this process (80 columns, no colour), which must end with `code`
+    and never with a traceback."""
+    from click.testing import CliRunner
+
+    from crlookup.cli import cli
+
+    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert result.exit_code == code, (result.output, result.exception)
+    assert "Traceback" not in result.output
+    return Run(result)
+
+
+def one_line(error: str) -> str:
+    """An error message that is one line and no traceback, without its newline."""
+    assert len(error.strip().splitlines()) == 1 and "Traceback" not in error, error
+    return error.strip()
 
 
 SMALL_ARCHIVE = (

@@ -20,31 +20,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import DATA, OFFICIAL
+from conftest import OFFICIAL, one_line, run, write_small_data
 
 from crlookup import build, doctor
 from crlookup.cli import cli
 
 OLD = OFFICIAL / "MagicCompRules-2003-03-15.txt"  # the smallest official edition: quick to add
-
-
-class Run:
-    def __init__(self, result):
-        self.code = result.exit_code
-        self.output = result.stdout
-        self.error = result.stderr
-
-
-def run(*args, code=0) -> Run:
-    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
-    assert result.exit_code == code, (result.output, result.exception)
-    assert "Traceback" not in result.output
-    return Run(result)
-
-
-def one_line(error: str) -> str:
-    assert len(error.strip().splitlines()) == 1 and "Traceback" not in error, error
-    return error.strip()
 
 
 @pytest.fixture
@@ -292,22 +273,11 @@ COMMANDS = [["rule"], ["rule", "--edition"], ["search"], ["search", "--cards"], 
 @pytest.fixture(scope="module")
 def shared_home(tmp_path_factory):
     """One small library for the tests that only read it (or fail before writing)."""
-    import shutil
-
-    data = tmp_path_factory.mktemp("data")
-    edition = "cr-2010-07-16-en-section702-webpage.txt"
-    shutil.copy(DATA / edition, data / edition)
-    manifest = {"sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}]}
-    (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    data = write_small_data(tmp_path_factory.mktemp("small") / "data")
     home = tmp_path_factory.mktemp("home")
-    saved = os.environ.get("CRLOOKUP_DATA")
-    os.environ["CRLOOKUP_DATA"] = str(data)
-    try:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CRLOOKUP_DATA", str(data))
         build.open_library(str(home)).close()
-    finally:
-        os.environ.pop("CRLOOKUP_DATA")
-        if saved is not None:
-            os.environ["CRLOOKUP_DATA"] = saved
     return data, home
 
 

@@ -18,10 +18,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from conftest import one_line, run
 
 from crlookup import paths, update
-from crlookup.cli import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 NEW = "MagicCompRules-2026-08-07.txt"  # en-2026-08-07 (the newest): not in the small library
@@ -128,20 +127,6 @@ class Server:
         monkeypatch.setenv(update.PAGE_ENV, self.url + path)
 
 
-class Run:
-    def __init__(self, result):
-        self.code = result.exit_code
-        self.output = result.stdout
-        self.error = result.stderr
-
-
-def run(*args, code=0):
-    result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
-    assert result.exit_code == code, (result.output, result.exception)
-    assert "Traceback" not in result.output
-    return Run(result)
-
-
 def home() -> Path:
     return Path(paths.home())
 
@@ -162,11 +147,6 @@ def leftovers() -> list[str]:
 
 def editions() -> list[str]:
     return [e["id"] for e in json.loads(run("editions", "--json").output)]
-
-
-def one_line(error: str) -> str:
-    assert len(error.splitlines()) == 1, error
-    return error.rstrip("\n")
 
 
 # --------------------------------------------------------------------------- finding the link
