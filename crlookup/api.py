@@ -1,9 +1,14 @@
 """crlookup as a library: what each command does, as a method that returns a result.
 
-`crlookup.open()` returns a `Library`: the read side of a built library (crlookup.read: its
-editions, entries, glossary and citations) with the commands on top. Every result has
-`to_dict()`, which is exactly what the command prints with `--json`; the command line itself
-(crlookup.cli) is these calls, then that JSON or a rich view of the same result.
+`crlookup.open()` returns a `Library`: the read side of a built library (crlookup.library.reader:
+its editions, entries, glossary and citations) with the commands on top. Every result has
+`to_dict()`, which is exactly what the command prints with `--json`; every front end (the
+command line, the browser) is these calls, then that JSON or a view of the same result.
+
+Here the features are composed: a result is carried into another language (crlookup.bilingual)
+when one is asked for, and `typed` says what a typed query is (a rule number, a card, words, a
+question), so that no front end guesses for itself. A library found damaged while a command
+runs is checked, rebuilt and the command run again (`heal`), whoever called it.
 
 Every feature is imported when its method is first called, so that opening the library stays
 as fast as the command line needs it to be.
@@ -11,42 +16,207 @@ as fast as the command line needs it to be.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+import functools
+import os
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup import read
+from crlookup.core.errors import CrlookupError, LibraryDamaged, NumberError, Unrepairable
+from crlookup.library import reader
 
 if TYPE_CHECKING:
-    from crlookup.align import EditionDiff
-    from crlookup.ask import Asked
     from crlookup.bilingual import Parallel
-    from crlookup.build import Progress
-    from crlookup.card_rules import CardLookup
-    from crlookup.definitions import Definitions
-    from crlookup.history import History
-    from crlookup.index import Search
-    from crlookup.refs import Citations
+    from crlookup.build.pipeline import Progress
+    from crlookup.features.ask import Asked
+    from crlookup.features.card_rules import CardLookup
+    from crlookup.features.definitions import Definitions
+    from crlookup.features.diff import EditionDiff
+    from crlookup.features.history import History
+    from crlookup.features.refs import Citations
+    from crlookup.features.search import Search
+    from crlookup.library.reader import EditionInfo, RuleLookup
+
+#: How a damaged library is told (the part, what is wrong with it) before it is rebuilt.
+Notice = Callable[[str, str], None]
+
+_QUESTION = re.compile(
+    r"\?\s*$|^(can|could|does|do|is|are|what|when|how|why|if|who|which|may|must|should|"
+    r"можно|может|могу|как|что|когда|если)\b",
+    re.IGNORECASE,
+)
 
 
-class Library(read.Library):
+class Typed(NamedTuple):
+    """What a typed query is, as every front end reads it: `kind` is "rule" (a number the
+    edition has: `number`), "question" (a question of three words or more) or "words"; `card`
+    is the card the words name exactly (by its name or a face's), if any; `lang` the query's
+    language (from its script) and `edition` the edition to look in (the one given if it is of
+    that language, else that language's newest)."""
+
+    kind: str
+    text: str
+    lang: str
+    edition: str
+    number: str | None = None
+    card: str | None = None
+
+
+def _healing(method):
+    """A command that heals: run once more on the rebuilt library if it failed on a damaged
+    one (`Library.heal`)."""
+
+    @functools.wraps(method)
+    def run(self: Library, *args, **kwargs):
+        if self._running or not self.heals:  # a command inside a command: the outer one heals
+            return method(self, *args, **kwargs)
+        self._running = True
+        try:
+            try:
+                return method(self, *args, **kwargs)
+            except (KeyboardInterrupt, BrokenPipeError):
+                raise
+            except Exception as e:  # a failure it did not expect may be a damaged library
+                if isinstance(e, CrlookupError) and not isinstance(e, LibraryDamaged):
+                    raise
+                if not self.heal(e):
+                    raise
+            return method(self, *args, **kwargs)
+        finally:
+            self._running = False
+
+    return run
+
+
+class Library(reader.Library):
     """A built library with the commands as methods (`rule`, the read side's own, among them).
 
-    Errors are those of crlookup.errors: `NotFound` (with the nearest that exist) and
+    Errors are those of crlookup.core.errors: `NotFound` (with the nearest that exist) and
     `BadInput` and its kinds, each with a one-line message.
     """
 
+    def __init__(
+        self,
+        path: str,
+        db,
+        root: str | None = None,
+        progress: Progress | None = None,
+        notice: Notice | None = None,
+        heals: bool = True,
+    ):
+        super().__init__(path, db)
+        self.root = root
+        self.progress = progress
+        self.notice = notice
+        self.heals = heals
+        self._running = False
+
+    # -------------------------------------------------------------------- healing
+
+    def heal(self, error: BaseException) -> bool:
+        """After a command failed with `error`: if this library is damaged, say so
+        (`notice`), rebuild it and switch to the new one (True: the command can run again);
+        False if it is sound (the error is something else). One that cannot be rebuilt
+        raises `Unrepairable`, naming the folder and the way out."""
+        from crlookup.build import doctor
+        from crlookup.library import home
+
+        root = self.root or os.path.dirname(self.path)
+        if isinstance(error, OSError):  # one of the library's files, or the user's own?
+            name = error.filename if isinstance(error.filename, str) else ""
+            if not os.path.abspath(name).startswith(os.path.abspath(root)):
+                return False
+        path = home.current(root)
+        if path is None:
+            return False
+        found = doctor.damaged(path)
+        if not found:
+            if not isinstance(error, LibraryDamaged):
+                return False
+            found = [doctor.Finding(error.part, error.path, error.detail)]
+        part, damage = found[0].part, found[0].damage
+        if self.notice:
+            self.notice(part, damage)
+        self._rebuild(root, path, part, damage)
+        return True
+
+    def _rebuild(self, root: str, path: str, part: str, damage: str) -> None:
+        rebuilt = _rebuilt(root, path, part, damage, self.progress)
+        self.close()
+        self.__dict__.update(
+            Library(rebuilt.path, rebuilt.db, self.root, self.progress, self.notice).__dict__
+            | {"_running": self._running}
+        )
+
+    # -------------------------------------------------------------------- typed queries
+
+    def typed(self, text: str, edition: str | None = None) -> Typed:
+        """What `text` is: a rule number `edition` has, a question, or words (and whether
+        they name a card), with the edition to look in."""
+        from crlookup.core import numbers
+        from crlookup.library.index import detect_lang
+
+        text = text.strip()
+        lang = detect_lang(text)
+        given = self.edition(edition) if edition else None
+        info = given if given and given.lang == lang else self.edition(lang=lang)
+        try:
+            number = str(numbers.parse(text.rstrip(".")))
+        except NumberError:
+            number = None
+        if number and self.get((given or info).id, number) is not None:
+            return Typed("rule", text, lang, (given or info).id, number=number)
+        kind = "question" if _QUESTION.search(text) and len(text.split()) >= 3 else "words"
+        return Typed(kind, text, lang, info.id, card=self._card_named(text))
+
+    def _card_named(self, text: str) -> str | None:
+        """The card `text` names exactly (its name, or a face's), if any."""
+        from crlookup.core.errors import CardQueryError, CardsUnavailable
+
+        if len(text) < 3:
+            return None
+        try:
+            found = self.cards().find(text)
+        except (CardQueryError, CardsUnavailable):
+            return None
+        return (
+            found.card.name if found.card is not None and found.how in ("exact", "face") else None
+        )
+
+    # -------------------------------------------------------------------- commands
+
+    @_healing
+    def editions(self) -> list[EditionInfo]:
+        """Every edition, in the order they took effect (`crlookup editions`)."""
+        return super().editions()
+
+    @_healing
+    def unresolved(self, edition: str):
+        """The cross-references of `edition` that name no entry of it."""
+        return super().unresolved(edition)
+
+    @_healing
+    def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
+        """A rule with its subrules and what cites it (`crlookup rule`)."""
+        return super().rule(number, edition, lang)
+
+    @_healing
     def refs(self, number: str, edition: str | None = None, depth: int = 1) -> Citations:
         """What rule `number` cites and what cites it, up to `depth` steps (`crlookup refs`)."""
-        from crlookup import refs
+        from crlookup.features import refs
 
         edition, rule = self.entry(number, edition)
         return refs.citations(self, edition, rule.number, depth)
 
+    @_healing
     def parallel(self, number: str, langs: tuple[str, str], edition: str | None = None) -> Parallel:
         """The rule and its subrules beside their counterparts (`crlookup rule --parallel`)."""
         from crlookup import bilingual
 
         return bilingual.parallel(self, number, langs, edition)
 
+    @_healing
     def search(
         self,
         query: str,
@@ -58,10 +228,11 @@ class Library(read.Library):
         limit: int = 10,
         parallel: str | None = None,
     ) -> Search:
-        """Rules, examples and glossary entries for `query`, ranked (`crlookup search`)."""
-        from crlookup import index
+        """Rules, examples and glossary entries for `query`, ranked (`crlookup search`); with
+        `parallel`, each hit's counterpart in that language."""
+        from crlookup.features import search
 
-        return index.search(
+        found = search.search(
             self,
             query,
             edition=edition,
@@ -69,29 +240,47 @@ class Library(read.Library):
             lang=lang,
             section=section,
             limit=limit,
-            parallel=parallel,
         )
+        if parallel:
+            from crlookup import bilingual
 
+            twins = bilingual.counterparts(self, found.hits, found.lang, parallel)
+            found = dataclasses.replace(found, parallel=parallel, counterparts=twins)
+        return found
+
+    @_healing
     def define(self, term: str, lang: str | None = None, edition: str | None = None) -> Definitions:
-        """A glossary term, or the rule of a keyword (`crlookup define`)."""
-        from crlookup import definitions
+        """A glossary term, or the rule of a keyword (`crlookup define`); a translation's
+        glossary is also searched through the English names of its terms."""
+        from crlookup.features import definitions
 
-        return definitions.lookup(self, term, lang, edition)
+        found = definitions.lookup(self, term, lang, edition)
+        if not found.found and self.edition(found.edition).lang != "en":
+            from crlookup import bilingual
 
+            carried = bilingual.definitions_through_english(self, found.edition, term)
+            found = dataclasses.replace(found, found=tuple(carried))
+        if not found.found:
+            raise definitions.not_found(found)
+        return found
+
+    @_healing
     def diff(
         self, old: str, new: str, section: str | None = None, words: bool = True
     ) -> EditionDiff:
         """What changed from edition `old` to `new` (`crlookup diff`)."""
-        from crlookup import align
+        from crlookup.features import diff
 
-        return align.diff(self, old, new, section, words)
+        return diff.diff(self, old, new, section, words)
 
+    @_healing
     def history(self, number: str, edition: str | None = None) -> History:
         """Rule `number` through every edition of its language (`crlookup history`)."""
-        from crlookup import history
+        from crlookup.features import history
 
         return history.history(self, number, edition)
 
+    @_healing
     def ask(
         self,
         question: str,
@@ -99,32 +288,80 @@ class Library(read.Library):
         edition: str | None = None,
         lang: str | None = None,
         limit: int = 5,
-        progress=None,
     ) -> Asked:
-        """The rules that decide a rules question, best first, and why (`crlookup ask`)."""
-        from crlookup import ask
+        """The rules that decide a rules question, best first, and why (`crlookup ask`).
 
-        return ask.ask(self, question, edition=edition, lang=lang, limit=limit, progress=progress)
+        The question is read against an edition of its own language (the newest unless told
+        otherwise); when the rules are wanted in another language (`lang`, or an `edition`
+        of another language), each answer is carried to its counterpart there, and says so.
+        """
+        from crlookup.features import ask
 
+        own = ask.detect_lang(question)
+        target = self.edition(edition) if edition else self.edition(lang=lang or own)
+        searched = target if target.lang == own else self.edition(lang=own)
+        asked = ask.ask(self, question, searched.id, limit)
+        if searched.id != target.id:
+            from crlookup import bilingual
+
+            asked = asked._replace(answers=bilingual.carry_answers(self, asked.answers, target.id))
+        return asked
+
+    @_healing
     def card(self, name: str, edition: str | None = None, lang: str | None = None) -> CardLookup:
         """A card's Oracle text and the rules behind it (`crlookup card`)."""
-        from crlookup import card_rules
+        from crlookup.features import card_rules
 
         return card_rules.lookup(self, name, edition, lang)
 
+    @_healing
+    def export(self, edition: str) -> list[dict]:
+        """Every entry of an edition, then its glossary, as `crlookup export` writes them."""
+        edition = self.edition(edition).id
+        out = [r.to_dict(edition) for r in self.entries(edition)]
+        return out + [g.to_dict(edition) for g in self.glossary(edition)]
 
-def open(home: str | None = None, progress: Progress | None = None, heal: bool = True) -> Library:
-    """The library in `home` (by default `CRLOOKUP_HOME`, else the per-user cache), built
-    first if it is missing or its sources changed, and rebuilt if its database is damaged
-    (unless `heal` is false: then `LibraryDamaged`); `progress(done, total, label)` is told
-    how the build goes."""
-    from crlookup import build
-    from crlookup.errors import LibraryDamaged
+
+def _rebuilt(
+    root: str, path: str, part: str, damage: str, progress: Progress | None
+) -> reader.Library:
+    """The library of `root` rebuilt, the one at `path` being damaged; `Unrepairable` naming
+    the folder and the way out if it cannot be."""
+    from crlookup.build import pipeline
+    from crlookup.core.i18n import _
 
     try:
-        found = build.open_library(home, progress)
-    except LibraryDamaged:
+        return pipeline.rebuild(root, progress=progress)
+    except (CrlookupError, OSError) as e:
+        raise Unrepairable(
+            _(
+                "the library in {path} is damaged ({part}: {damage}) and could not be "
+                "rebuilt: {reason}; run `crlookup rebuild`, or remove that folder"
+            ).format(path=path, part=part, damage=damage, reason=e)
+        ) from None
+
+
+def open(
+    home: str | None = None,
+    progress: Progress | None = None,
+    heal: bool = True,
+    notice: Notice | None = None,
+) -> Library:
+    """The library in `home` (by default `CRLOOKUP_HOME`, else the per-user cache), built
+    first if it is missing or its sources changed, and rebuilt if it is damaged (unless `heal`
+    is false: then `LibraryDamaged`), now or when a command meets the damage; `progress(done,
+    total, label)` is told how a build goes, `notice(part, damage)` that a damaged library is
+    being rebuilt."""
+    from crlookup.build import pipeline
+    from crlookup.core.paths import home as default_home
+
+    root = home or default_home()
+    try:
+        found = pipeline.open_library(root, progress)
+    except LibraryDamaged as e:
         if not heal:
             raise
-        found = build.rebuild(home, progress)
-    return Library(found.path, found.db)
+        if notice:
+            notice(e.part, e.detail)
+        found = _rebuilt(root, os.path.dirname(e.path), e.part, e.detail, progress)
+    return Library(found.path, found.db, root, progress, notice, heals=heal)

@@ -1,4 +1,6 @@
-"""The same rule in two languages: which edition and number of language B pairs with a rule.
+"""The same rule in two languages: which edition and number of language B pairs with a rule;
+the layer beside crlookup.api that carries a feature's result into another language (no
+feature imports it: each returns its own language's hits).
 
 Editions of the same date pair by number (en-2019-01-25 702.19b is ru-2019-01-25 702.19b).
 Otherwise the rule is followed through its own language's stored alignments to the edition
@@ -6,7 +8,9 @@ that has a translation of the same date, nearest in date first; the pair then sa
 edition each side comes from, so the reader knows the texts may differ.
 
 `parallel` is `rule --parallel` (a rule and its subrules beside their counterparts);
-`counterparts` gives `search --parallel` each hit's counterpart.
+`counterparts` gives `search --parallel` each hit's counterpart; `definitions_through_english`
+finds a term a translation's glossary lacks through the English one (`define --lang ru`);
+`carry_answers` gives `ask` its answers in the language asked for.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from crlookup.history import Links
-from crlookup.model import Rule, fold
-from crlookup.numbers import without_subrules
-from crlookup.read import Library
+from crlookup.core.model import Rule, fold
+from crlookup.core.numbers import without_subrules
+from crlookup.library.alignments import Links
+from crlookup.library.reader import Library
 
 
 class Side(NamedTuple):
@@ -158,4 +162,58 @@ def counterparts(lib: Library, hits, lang: str, other: str) -> dict[int, dict]:
                     "title": twins[0].term,
                     "text": twins[0].definition,
                 }
+    return out
+
+
+def definitions_through_english(lib: Library, edition: str, term: str) -> list:
+    """An English term the edition's glossary lacks: its keyword rule, in the edition's language.
+
+    ("define adapt --lang ru": the Russian glossary has no Adapt, but 701.42 of the Russian
+    edition is its rule, found by pairing the English rule with its translation.)
+    """
+    from crlookup.features.definitions import Definition, define
+
+    english = lib.glossary_edition("en")
+    out = []
+    for d in define(lib, english, term):
+        if d.rule is None:
+            continue
+        found = counterpart_edition(lib, english, d.rule.number, lib.edition(edition).lang)
+        if found and found[0] == edition:
+            rule = lib.get(edition, found[1])
+            if rule is not None:
+                subrules = tuple(lib.subtree(edition, rule.number))
+                out.append(Definition(d.name, None, None, rule, subrules, d.score))
+    return out
+
+
+def carry_answers(lib: Library, found: list, target: str) -> list:
+    """`ask`'s answers as the counterpart rules of edition `target` (kept as they are, saying
+    so, where none exists)."""
+    from crlookup.core.i18n import _
+    from crlookup.features.ask import Answer, title
+
+    info = lib.edition(target)
+    links = Links(lib, info.lang)
+    out = []
+    for a in found:
+        source_lang = lib.edition(a.edition).lang
+        if source_lang == info.lang:
+            twin = (target, links.numbers(a.edition, a.number).get(target))
+        else:
+            twin = counterpart_edition(lib, a.edition, a.number, info.lang)
+            if twin and twin[0] != target:
+                twin = (target, links.numbers(twin[0], twin[1]).get(target))
+        rule = lib.get(target, twin[1]) if twin and twin[1] else None
+        if rule is None:
+            out.append(
+                a._replace(why=(*a.why, _("no counterpart in {edition}").format(edition=target)))
+            )
+            continue
+        note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
+        out.append(
+            Answer(
+                target, rule.number, title(lib, target, rule), rule.text, a.score, (*a.why, note)
+            )
+        )
     return out

@@ -73,9 +73,10 @@ QUERY_TARGET_MS = 5.0
 BREAKDOWN = r"""
 import time, json
 t = [time.perf_counter()]
-import crlookup.cli
+import crlookup.ui.cli
 t.append(time.perf_counter())
-from crlookup import build, index
+from crlookup.build import pipeline as build
+from crlookup.library import index
 lib = build.open_library()
 t.append(time.perf_counter())
 index._whoosh(); import whoosh.searching
@@ -85,7 +86,7 @@ t.append(time.perf_counter())
 found = ix.search("deathtouch trample", editions=(lib.edition().id,))
 snippets = [ix.snippet(h) for h in found.hits]
 t.append(time.perf_counter())
-from crlookup import render
+from crlookup.ui import render
 t.append(time.perf_counter())
 names = ["import click + crlookup.cli", "open the library", "import whoosh",
          "open the index", "query + snippets", "import rich (render)"]
@@ -101,10 +102,10 @@ print(json.dumps({n: (b - a) * 1000 for n, a, b in zip(names, t, t[1:])}))
 # sleeps of `wait_for_idle`).
 BROWSE = r"""
 import asyncio, json, sys, time
-import crlookup.cli
+import crlookup.ui.cli
 
 lib = crlookup.cli.open_library()
-from crlookup.browse import Browser
+from crlookup.ui.browse import Browser
 
 app = Browser(lib, "702.19")
 shown_for, inside, keys, idle, out = [], [], [], [], {}
@@ -180,7 +181,8 @@ def queries(lib) -> list[tuple[str, str]]:
 
 def in_process(home: str) -> tuple[float, float, int]:
     os.environ["CRLOOKUP_HOME"] = home
-    from crlookup import build, index
+    from crlookup.build import pipeline as build
+    from crlookup.library import index
 
     lib = build.open_library()
     ixs = {lang: index.Index(lib.index_path, lang) for lang in ("en", "ru")}
@@ -201,7 +203,7 @@ def wait_for_growing(home: str, env: dict) -> float:
     """Wait until the library has every edition (the process adding the older ones holds the
     library's lock: `grow` waits for it, then has nothing left to do); returns the seconds."""
     t = time.perf_counter()
-    grow = "import sys; from crlookup import build; build.grow(sys.argv[1])"
+    grow = "import sys; from crlookup.build import pipeline; pipeline.grow(sys.argv[1])"
     subprocess.run([sys.executable, "-c", grow, home], env=env, check=True)
     return time.perf_counter() - t
 

@@ -35,17 +35,17 @@ def template() -> Catalog:
         if message and message != "":
             catalog.add(message, locations=[(f"crlookup/{filename}", lineno)])
     sys.path.insert(0, str(ROOT))
-    from crlookup.cli import cli
+    from crlookup.ui.cli import cli
 
     if cli.help:
         catalog.add(
-            cli.help, locations=[("crlookup/cli.py", 0)], auto_comments=["help of `crlookup`"]
+            cli.help, locations=[("crlookup/ui/cli.py", 0)], auto_comments=["help of `crlookup`"]
         )
     for name, command in sorted(cli.commands.items()):
         if command.help:
             catalog.add(
                 command.help,
-                locations=[("crlookup/cli.py", 0)],
+                locations=[("crlookup/ui/cli.py", 0)],
                 auto_comments=[f"help of `crlookup {name}`"],
             )
     return catalog

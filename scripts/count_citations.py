@@ -32,14 +32,14 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from crlookup.errors import NumberError
+from crlookup.core.errors import NumberError
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from crlookup.ask.analyzer import Analyzer
-from crlookup.ask.cited import Cited
-from crlookup.numbers import parse, rule_of, sort_key
+from crlookup.core.numbers import parse, rule_of, sort_key
+from crlookup.features.ask.analyzer import Analyzer
+from crlookup.features.ask.cited import Cited
 
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
 OUT = ROOT / "crlookup" / "citations"

@@ -25,15 +25,15 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np
 
-from crlookup import build
-from crlookup.ask.build import (
+from crlookup.build import pipeline as build
+from crlookup.features.ask.embedding import DIM, embed
+from crlookup.features.ask.prepare import (
     EMBEDDED,
     SHIPPED_VECTORS,
     passage_key,
     passages,
     shipped_vectors,
 )
-from crlookup.ask.embedding import DIM, embed
 
 OUT = ROOT / "data" / SHIPPED_VECTORS
 

@@ -22,14 +22,15 @@ PAIRS = [
 
 
 def main() -> None:
-    from crlookup import align, build
+    from crlookup.build import pipeline as build
+    from crlookup.library.alignments import align_editions
 
     args = sys.argv[1:]
     pairs = list(zip(args[::2], args[1::2])) if args else PAIRS
     lib = build.open_library()
     for old, new in pairs:
         new_text = {r.number: r for r in lib.entries(new) if r.kind in ("rule", "subrule")}
-        matches = {m.old: m for m in align.align_editions(lib, old, new) if m.old}
+        matches = {m.old: m for m in align_editions(lib, old, new) if m.old}
         reasons = Counter()
         same = 0
         for r in (r for r in lib.entries(old) if r.kind in ("rule", "subrule")):

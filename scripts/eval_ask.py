@@ -39,8 +39,8 @@ from pathlib import Path
 
 import count_citations  # beside this script
 
-from crlookup.errors import QueryError, QuestionError
-from crlookup.numbers import rule_of
+from crlookup.core.errors import QueryError, QuestionError
+from crlookup.core.numbers import rule_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SE = ROOT.parent / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
@@ -98,7 +98,9 @@ def own(path: Path):
 
 class Systems:
     def __init__(self):
-        from crlookup import ask, build, index
+        from crlookup.build import pipeline as build
+        from crlookup.features import ask
+        from crlookup.library import index
 
         self.ask, self.index = ask, index
         self.lib = build.open_library()

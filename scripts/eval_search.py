@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from crlookup.errors import QueryError
-from crlookup.numbers import rule_of
+from crlookup.core.errors import QueryError
+from crlookup.core.numbers import rule_of
 
 DEFAULT = (
     Path(__file__).resolve().parents[2] / "shared" / "eval" / "stackexchange-mtg-cited-rules.jsonl"
@@ -59,7 +59,8 @@ def main() -> None:
     if not args.file.exists():
         sys.exit(f"{args.file}: not found (pass --file)")
 
-    from crlookup import build, index
+    from crlookup.build import pipeline as build
+    from crlookup.library import index
 
     lib = build.open_library()
     edition = lib.edition(lang="en").id

@@ -35,13 +35,13 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from crlookup.model import Edition
+from crlookup.core.model import Edition
 from crlookup.sources import archive
 from crlookup.sources.encoding import decode, split_lines
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from crlookup import i18n
-from crlookup.cli import cli
+from crlookup.core import i18n
+from crlookup.ui.cli import cli
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 BLOCK = re.compile(r"(```console\n\$ ((?:[A-Z_]+=\S+ )*)crlookup ([^\n]+)\n)(.*?)```", re.DOTALL)

@@ -32,7 +32,7 @@ QUERIES = [
 
 def crlookup(args: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", "from crlookup.cli import main; main()", *args],
+        [sys.executable, "-c", "from crlookup.ui.cli import main; main()", *args],
         capture_output=True, text=True, env=dict(os.environ, NO_COLOR="1"), check=False,
     )  # fmt: skip
 
@@ -45,7 +45,7 @@ def main() -> int:
     crlookup(["rule", "100.1"])  # a library to start from
     start = time.monotonic()
     rebuild = subprocess.Popen(
-        [sys.executable, "-c", "from crlookup.cli import main; main()", "rebuild"],
+        [sys.executable, "-c", "from crlookup.ui.cli import main; main()", "rebuild"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     todo = list(itertools.islice(itertools.cycle(QUERIES), args.commands))

@@ -31,7 +31,7 @@ import re
 import sys
 from pathlib import Path
 
-from crlookup.errors import QuestionError
+from crlookup.core.errors import QuestionError
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,9 +39,10 @@ sys.path.insert(0, str(ROOT))
 import numpy as np
 from eval_ask import DEV, DEV2, HOLDOUT, OWN, own, under
 
-from crlookup import ask, build
-from crlookup.ask import ranking, semantic
-from crlookup.ask.retrieve import rank
+from crlookup.build import pipeline as build
+from crlookup.features import ask
+from crlookup.features.ask import ranking, semantic
+from crlookup.features.ask.retrieve import rank
 
 OUT = ROOT / "data" / ranking.RANKER
 EXAMPLE = 0.1  # the weight of each example question

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from crlookup import build, sources
+from crlookup import sources
+from crlookup.build import pipeline as build
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -151,7 +152,7 @@ def run(*args, code=0) -> Run:
     and never with a traceback."""
     from click.testing import CliRunner
 
-    from crlookup.cli import cli
+    from crlookup.ui.cli import cli
 
     result = CliRunner().invoke(cli, list(args), env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert result.exit_code == code, (result.output, result.exception)
@@ -196,7 +197,10 @@ def small_archive(small_data) -> Path:
 
 @pytest.fixture(scope="session")
 def library(built_home):
-    lib = build.open_library(str(built_home))
+    """The shared library, open as `crlookup.open()` opens it (the commands as methods)."""
+    from crlookup import api
+
+    lib = api.open(str(built_home))
     yield lib
     lib.close()
 

@@ -6,12 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crlookup import align, history
-from crlookup.model import Reference, Rule, Source
+from crlookup.core import alignment as align
+from crlookup.core.model import Reference, Rule, Source
+from crlookup.features import history
+from crlookup.library.alignments import align_editions
 
 
 def pairs(library, old, new):
-    return {m.old: m for m in align.align_editions(library, old, new) if m.old}
+    return {m.old: m for m in align_editions(library, old, new) if m.old}
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,7 @@ def test_2013_to_2024(library):
 
 
 def test_identity(library):
-    ms = align.align_editions(library, "en-2026-08-07", "en-2026-08-07")
+    ms = align_editions(library, "en-2026-08-07", "en-2026-08-07")
     assert {m.kind for m in ms} == {"unchanged"}
     assert all(m.old == m.new for m in ms)
 

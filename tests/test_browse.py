@@ -19,7 +19,7 @@ from rich.console import Console
 from textual import events
 from textual.widgets import Input, OptionList, Static
 
-from crlookup.browse import Browser, KeysScreen, PickScreen, Place
+from crlookup.ui.browse import Browser, KeysScreen, PickScreen, Place
 
 NEWEST = "en-2026-08-07"
 SIZE = (80, 24)
@@ -403,7 +403,7 @@ def ties_in_order(monkeypatch):
     """Hits of equal score in a stable order. The index ranks ties by document number, and the
     documents' order changes from build to build (two processes write the index), so 800.6 and
     903.12g (both 9.854 for "mulligan") swap places between test sessions."""
-    from crlookup import index
+    from crlookup.library import index
 
     search = index.Index.search
 

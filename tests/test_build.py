@@ -11,9 +11,11 @@ import conftest
 import pytest
 from conftest import OFFICIAL
 
-from crlookup import build
-from crlookup.database import INDEX_DIR
-from crlookup.errors import CardsUnavailable, LibraryError, SourceError
+from crlookup.build import pipeline as build
+from crlookup.build.ingest import ingest
+from crlookup.core.errors import CardsUnavailable, LibraryError, SourceError
+from crlookup.library import home as library_home
+from crlookup.library.database import DB, INDEX_DIR
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -43,7 +45,7 @@ def test_first_use_builds_with_progress(small_data):
 
 
 def test_later_runs_reuse_it(private_home):
-    before = build.current(str(private_home))
+    before = library_home.current(str(private_home))
     lib = build.open_library(str(private_home), progress=lambda *a: pytest.fail("rebuilt"))
     assert lib.path == before
     lib.close()
@@ -51,6 +53,9 @@ def test_later_runs_reuse_it(private_home):
 
 def test_new_version_rebuilds(small_data, monkeypatch):
     before = build.open_library(home_of(small_data)).path
+    from crlookup.build import manifest
+
+    monkeypatch.setattr(manifest, "__version__", "999.0")
     monkeypatch.setattr(build, "__version__", "999.0")
     lib = build.open_library(home_of(small_data))
     assert lib.path != before
@@ -59,9 +64,9 @@ def test_new_version_rebuilds(small_data, monkeypatch):
 
 def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_path):
     home = Path(home_of(small_data))
-    build.ingest(str(new_edition_file(tmp_path)), {}, root=str(home))
+    ingest(str(new_edition_file(tmp_path)), {}, root=str(home))
     copy = home / "sources" / "next.txt"
-    built = build.current(str(home))
+    built = library_home.current(str(home))
     # touched, same bytes: no rebuild
     os.utime(copy, ns=(1, 1))
     lib = build.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
@@ -78,14 +83,14 @@ def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_pat
 @pytest.mark.parametrize("error", [RuntimeError("disk full"), KeyboardInterrupt()])
 @pytest.mark.parametrize("stage", ["editions", "index", "align"])
 def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, error, stage):
-    from crlookup import align, editions, index
+    from crlookup.build.stages import alignments, editions, index
 
     home = home_of(small_data)
     before = build.open_library(home).path
     module, name = {
         "editions": (editions, "add"),
         "index": (index, "add"),
-        "align": (align, "save"),
+        "align": (alignments, "save"),
     }[stage]
     real = getattr(module, name)
 
@@ -95,8 +100,8 @@ def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, 
 
     monkeypatch.setattr(module, name, failing)
     with pytest.raises(type(error)):
-        build.ingest(str(new_edition_file(tmp_path)), {}, root=home)
-    assert build.current(home) == before
+        ingest(str(new_edition_file(tmp_path)), {}, root=home)
+    assert library_home.current(home) == before
     assert not [p for p in Path(home).iterdir() if p.name.startswith("build-")]
     assert not (Path(home) / "sources" / "next.txt").exists()
     monkeypatch.setattr(module, name, real)
@@ -106,22 +111,22 @@ def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, 
 
 
 def test_bad_source_leaves_the_old_library(private_home, tmp_path):
-    before = build.current(str(private_home))
+    before = library_home.current(str(private_home))
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"These rules are effective as of May 1, 2030.\n\nno rules at all\n")
     with pytest.raises(SourceError):
-        build.ingest(str(bad), {}, root=str(private_home))
-    assert build.current(str(private_home)) == before
+        ingest(str(bad), {}, root=str(private_home))
+    assert library_home.current(str(private_home)) == before
     assert not (private_home / "sources").exists()
 
 
 def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, tmp_path):
     home = home_of(small_data)
-    added = build.ingest(str(new_edition_file(tmp_path)), {}, root=home)
+    added = ingest(str(new_edition_file(tmp_path)), {}, root=home)
     assert [e.id for e in added] == ["en-2026-09-01"]
     with pytest.raises(LibraryError, match="already in the library"):
-        build.ingest(str(new_edition_file(tmp_path, name="again.txt")), {}, root=home)
-    added = build.ingest(
+        ingest(str(new_edition_file(tmp_path, name="again.txt")), {}, root=home)
+    added = ingest(
         str(new_edition_file(tmp_path, name="again.txt")), {"id": "en-2026-09-01-draft"}, root=home
     )
     assert added[0].id == "en-2026-09-01-draft"
@@ -138,7 +143,7 @@ def test_dangling_pointer_rebuilds(small_data):
 
 def test_two_processes_building_at_once(small_data, tmp_path):
     home = tmp_path / "home"
-    code = "from crlookup import build; lib = build.open_library(); print(lib.path)"
+    code = "from crlookup.build import pipeline; lib = pipeline.open_library(); print(lib.path)"
     env = dict(os.environ, CRLOOKUP_HOME=str(home))
     procs = [
         subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
@@ -155,7 +160,7 @@ def test_library_without_its_index_is_rebuilt(small_data):
 
     home = home_of(small_data)
     build.open_library(home).close()
-    shutil.rmtree(Path(build.current(home)) / INDEX_DIR)
+    shutil.rmtree(Path(library_home.current(home)) / INDEX_DIR)
     lib = build.open_library(home)
     assert (Path(lib.path) / INDEX_DIR).is_dir()
     lib.close()
@@ -189,7 +194,7 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
     before = Path(build.open_library(str(home)).path)
     old = _inodes(before)
     labels = []
-    added = build.ingest(
+    added = ingest(
         str(new_edition_file(tmp_path)),
         {},
         root=str(home),
@@ -198,17 +203,17 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
     assert [e.id for e in added] == ["en-2026-09-01"]
     # only the new file was parsed and indexed
     assert {label for label in labels if label.endswith(".txt")} == {"next.txt"}
-    after = Path(build.current(str(home)))
+    after = Path(library_home.current(str(home)))
     new = _inodes(after)
     # the index's segments and the card database are the old library's files, linked;
     # the database is a copy (it is written to)
     shared = {name for name in old if name in new and old[name] == new[name]}
     assert "cards.sqlite" in shared and any(name.endswith(".seg") for name in shared)
-    assert build.DB not in shared
+    assert DB not in shared
     lib = build.open_library(str(home), progress=lambda *a: pytest.fail("rebuilt"))
     assert ("en-2004-10-01", "en-2026-09-01") in lib.alignment_pairs()
     # the new edition is searchable, and the old ones still are
-    from crlookup import index
+    from crlookup.library import index
 
     ix = index.Index(lib.index_path, "en")
     assert ix.search("trample", editions=("en-2026-09-01",)).hits[0].edition == "en-2026-09-01"
@@ -262,12 +267,12 @@ def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(
     first = lib.path
     lib.close()
     deadline = time.monotonic() + 120
-    while build.current(home) == first and time.monotonic() < deadline:
+    while library_home.current(home) == first and time.monotonic() < deadline:
         time.sleep(0.2)
     lib = build.open_library(home, progress=lambda *a: pytest.fail("rebuilt"))
     assert lib.pending == 0
     assert [e.id for e in lib.editions()][:3] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
-    from crlookup import history
+    from crlookup.features import history
 
     steps = history.timeline(lib, "en-2004-10-01", "502.9")
     assert [s.edition for s in steps if s.main] == [
@@ -346,7 +351,7 @@ def test_a_mended_card_file_brings_the_cards_back(small_data, tmp_path):
 def test_the_cli_says_what_is_wrong_with_the_card_file(small_data, tmp_path):
     from click.testing import CliRunner
 
-    from crlookup.cli import cli
+    from crlookup.ui.cli import cli
 
     (small_data / "cards.jsonl.gz").write_bytes(b"not gzip at all")
     run = CliRunner().invoke(cli, ["rule", "702.19"], env={"NO_COLOR": "1"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from crlookup import card_rules
+from crlookup.features import card_rules
 
 EDITION = "en-2026-08-07"
 

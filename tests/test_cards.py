@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crlookup.cards import check_name, name_key
-from crlookup.errors import CardQueryError, QueryError
+from crlookup.core.errors import CardQueryError, QueryError
+from crlookup.library.cards import check_name, name_key
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import OFFICIAL
 
-from crlookup.cli import cli
+from crlookup.ui.cli import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -276,7 +276,7 @@ def imports_none_of(args: list[str], packages=("rich", "whoosh", "rapidfuzz", "b
     import sys
 
     code = (
-        "import sys; from crlookup.cli import cli\n"
+        "import sys; from crlookup.ui.cli import cli\n"
         f"try: cli({args!r})\n"
         "except SystemExit: pass\n"
         f"bad = [m for m in sys.modules if m.split('.')[0] in {packages!r}]\n"
@@ -574,8 +574,9 @@ def test_diff_json_schema_and_summary_totals():
 def test_diff_json_has_what_the_text_shows():
     """The word diff and the texts the view prints are in --json too, from the same result:
     a word diff's kept and inserted words are the new text, its kept and removed the old."""
-    from crlookup import api, read
-    from crlookup.align import plain_marks
+    from crlookup import api
+    from crlookup.core.alignment import plain_marks
+    from crlookup.library import reader as read
 
     lib = api.open()
     found = lib.diff("en-2022-11-18", "en-2026-08-07", section="702")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 from crlookup.sources.encoding import decode, split_lines
 
 TEXT = "100.1. Rules “quoted” – Dandân, Æther\n100.1a Next"

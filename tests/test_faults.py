@@ -22,8 +22,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import OFFICIAL, one_line, run, write_small_data
 
-from crlookup import build, doctor
-from crlookup.cli import cli
+from crlookup.build import doctor
+from crlookup.build import pipeline as build
+from crlookup.library import home as library_home
+from crlookup.ui.cli import cli
 
 OLD = OFFICIAL / "MagicCompRules-2003-03-15.txt"  # the smallest official edition: quick to add
 
@@ -110,7 +112,7 @@ def test_a_library_that_cannot_be_rebuilt_is_one_line(home, monkeypatch):
     def refuse(*args, **kwargs):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(home / ".lock"))
 
-    monkeypatch.setattr(build, "_locked", refuse)
+    monkeypatch.setattr(library_home, "locked", refuse)
     error = one_line(run("rule", "702.2", code=1).error.splitlines()[-1])
     assert error.startswith(f"the library in {damaged} is damaged (library.sqlite: ")
     assert "could not be rebuilt: cannot write to" in error
@@ -141,7 +143,7 @@ def test_a_full_disk_before_a_build_is_one_line_and_leaves_nothing(small_data, m
 
 
 def test_a_disk_that_fills_during_an_ingest(home, monkeypatch):
-    from crlookup import index
+    from crlookup.build.stages import index
 
     before = library(home)
 
@@ -160,7 +162,7 @@ def test_a_read_only_home_still_answers_and_refuses_writes_in_one_line(home, mon
     def refuse(*args, **kwargs):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(home / ".lock"))
 
-    monkeypatch.setattr(build, "_locked", refuse)
+    monkeypatch.setattr(library_home, "locked", refuse)
     assert run("rule", "702.2").output.startswith("en-2010-07-16")
     assert run("card", "Giant Spider").output.startswith("Giant Spider")
     assert "cannot write to" in one_line(run("ingest", str(OLD), code=1).error)
@@ -171,14 +173,15 @@ def test_a_read_only_home_still_answers_and_refuses_writes_in_one_line(home, mon
 
 PAUSE = """
 import sys, time
-from crlookup import build
+from crlookup.build import pipeline as build
+from crlookup.build.ingest import ingest
 def pause(doing):
     if doing == sys.argv[2]:
         open(sys.argv[3], "w").close()
         time.sleep(float(sys.argv[4]))
 build._reached = pause
 if sys.argv[5] == "ingest":
-    build.ingest(sys.argv[6], {}, sys.argv[1])
+    ingest(sys.argv[6], {}, sys.argv[1])
 else:
     build.build(sys.argv[1], fresh=True)
 """
@@ -214,7 +217,7 @@ def test_a_build_killed_at_any_step_leaves_the_old_library_or_the_new(home, step
     assert run("rule", "702.2").output.startswith("en-2010-07-16")
     # the next command removes what the killed build left (a finished library never made
     # current is kept while a process may still read it: STALE seconds)
-    monkeypatch.setattr(build, "STALE", 0)
+    monkeypatch.setattr(library_home, "STALE", 0)
     build.open_library(str(home)).close()
     left = sorted(p.name for p in home.iterdir() if p.name not in ("current", ".lock", "parsed"))
     assert left == [now.name] or (step == "switched" and left == sorted([now.name, old.name]))
@@ -248,7 +251,7 @@ def test_queries_during_a_rebuild_answer_from_the_old_library(home):
 
     def command(args):
         return subprocess.run(
-            [sys.executable, "-c", "from crlookup.cli import main; main()", *args],
+            [sys.executable, "-c", "from crlookup.ui.cli import main; main()", *args],
             capture_output=True, text=True, env=env, check=False,
         )  # fmt: skip
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from crlookup import i18n
-from crlookup.cli import cli
+from crlookup.core import i18n
+from crlookup.ui.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,7 +117,7 @@ def test_json_is_never_translated():
 def test_lookups_do_not_import_babel():
     code = (
         "import sys, os; os.environ['CRLOOKUP_LANG'] = 'ru'\n"
-        "from crlookup.cli import cli\n"
+        "from crlookup.ui.cli import cli\n"
         "try: cli(['rule', '702.19b', '--json'])\n"
         "except SystemExit: pass\n"
         "assert 'babel' not in sys.modules\n"

@@ -89,19 +89,24 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_no_module_imports_one_that_imports_it_back():
     graph = import_graph()
-    assert len(graph) > 40 and "crlookup.ask.build" in graph["crlookup.ask.semantic"]
-    assert "crlookup.read" not in graph["crlookup.refs"]  # imported for annotations only
+    assert (
+        len(graph) > 40
+        and "crlookup.features.ask.prepare" in graph["crlookup.features.ask.semantic"]
+    )
+    assert (
+        "crlookup.library.reader" not in graph["crlookup.features.refs"]
+    )  # imported for annotations only
     assert cycles(graph) == []
 
 
 def test_errors_are_defined_in_errors_only():
     """Every exception crlookup raises on purpose is a class of crlookup.errors (the CLI's
     own click exception aside), so that `except crlookup.CrlookupError` catches them all."""
-    from crlookup import errors
+    from crlookup.core import errors
 
     defined = []
     for info in pkgutil.walk_packages(crlookup.__path__, "crlookup."):
-        if info.name in ("crlookup.errors", "crlookup.browse", "crlookup.cli"):
+        if info.name in ("crlookup.core.errors", "crlookup.ui.browse", "crlookup.ui.cli"):
             continue  # the errors themselves; Textual's app and click's command line
         module = importlib.import_module(info.name)
         for value in vars(module).values():

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup import index
-from crlookup.errors import QueryError
+from crlookup.core.errors import QueryError
+from crlookup.library import index
 
 NEWEST = ("en-2026-08-07",)
 
@@ -168,7 +168,7 @@ def test_search_leaves_out_what_whoosh_imports_and_never_calls(library):
     import sys
 
     code = (
-        "import sys; from crlookup.cli import cli\n"
+        "import sys; from crlookup.ui.cli import cli\n"
         "try: cli(['search', 'deathtouch', 'trample', '--json'])\n"
         "except SystemExit as e: assert e.code == 0, e.code\n"
         "assert 'whoosh.query' in sys.modules\n"

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crlookup import numbers
-from crlookup.errors import NumberError
-from crlookup.numbers import RuleNumber, parse
+from crlookup.core import numbers
+from crlookup.core.errors import NumberError
+from crlookup.core.numbers import RuleNumber, parse
 
 # a subrule number's parts: section, rule, and the index of its letters (600: well past "zz")
 SUBRULE_PARTS = (

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from crlookup.cli import cli
+from crlookup.ui.cli import cli
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 EXAMPLES = [
@@ -26,7 +26,7 @@ def test_readme_has_examples():
 
 @pytest.mark.parametrize("env, command, expected", EXAMPLES, ids=[e + c for e, c, _ in EXAMPLES])
 def test_readme_example(env, command, expected):
-    from crlookup import i18n
+    from crlookup.core import i18n
 
     variables = dict(pair.split("=", 1) for pair in env.split())
     i18n.reset()

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crlookup import refs
-from crlookup.model import Reference
+from crlookup.core import references as refs
+from crlookup.core.model import Reference
 
 
 def found(text):

@@ -7,7 +7,7 @@ import io
 from rich.console import Console
 from rich.text import Text
 
-from crlookup import render
+from crlookup.ui import render
 
 
 def printed(renderable, width=40, **kw) -> str:

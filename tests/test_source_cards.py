@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.errors import SourceError
-from crlookup.model import Card
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Card
 from crlookup.sources import cards as card_file
 
 DATA = Path(__file__).resolve().parent.parent / "data"

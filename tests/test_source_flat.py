@@ -28,7 +28,7 @@ from conftest import OFFICIAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 from crlookup.sources import flat, text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,8 +20,9 @@ from conftest import OFFICIAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup import numbers, refs
-from crlookup.errors import SourceError
+from crlookup.core import numbers
+from crlookup.core import references as refs
+from crlookup.core.errors import SourceError
 from crlookup.sources import markdown, text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crlookup import refs
-from crlookup.errors import SourceError
+from crlookup.core import references as refs
+from crlookup.core.errors import SourceError
 from crlookup.sources import po, text
 
 DATA = Path(__file__).resolve().parent.parent / "data"

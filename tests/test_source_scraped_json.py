@@ -20,7 +20,7 @@ from conftest import OFFICIAL
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 from crlookup.sources import scraped_json, text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,7 +129,7 @@ def test_chapters_and_sections(parsed, rules):
 
 
 def test_numbers_run_in_order(parsed):
-    from crlookup import numbers
+    from crlookup.core import numbers
 
     keys = [numbers.sort_key(r.number) for r in parsed.edition.rules]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
@@ -582,7 +582,7 @@ _DOC = st.dictionaries(_TITLES, st.dictionaries(_TITLES, _RULES, max_size=5), ma
 @settings(max_examples=300, deadline=None)
 @given(_DOC)
 def test_arbitrary_documents_parse_or_raise_source_error(doc):
-    from crlookup import numbers
+    from crlookup.core import numbers
 
     try:
         [e] = scraped_json.read(Path(NAME), json.dumps(doc).encode())

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup import sources
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 from crlookup.sources import text
 
 DATA = Path(__file__).resolve().parent.parent / "data"

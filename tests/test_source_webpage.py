@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 from crlookup.sources import text, webpage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from crlookup import build, sources
-from crlookup.errors import SourceError
+from crlookup import sources
+from crlookup.build import manifest
+from crlookup.core.errors import SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 MANIFEST = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))
@@ -24,8 +25,8 @@ def test_manifest_lists_every_shipped_file():
     # every format has a shipped source but the official text, which is the archive's members
     assert {item["format"] for item in MANIFEST["sources"]} == set(sources.FORMATS) - {"text"}
     assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
-    from crlookup.ask.build import SHIPPED_VECTORS
-    from crlookup.ask.ranking import RANKER
+    from crlookup.features.ask.prepare import SHIPPED_VECTORS
+    from crlookup.features.ask.ranking import RANKER
 
     assert (ask["vectors"], ask["ranker"]) == (SHIPPED_VECTORS, RANKER)
 
@@ -44,7 +45,7 @@ def test_editions_as_the_manifest_says(name, request):
         if FILES[name]["format"] == "archive"
         else sources.read(DATA / name)
     )
-    editions = [build.apply_options(e, FILES[name].get("options", {})) for e in parsed]
+    editions = [manifest.apply_options(e, FILES[name].get("options", {})) for e in parsed]
     assert [e.id for e in editions] == FILES[name]["editions"]
     # an archive's editions come from its members, each named after the edition's date
     assert all(e.source == name or e.source == f"MagicCompRules-{e.id[3:]}.txt" for e in editions)

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from crlookup.spelling import nearest
+from crlookup.core.spelling import nearest
 
 VOCABULARY = {
     "deathtouch": 40,

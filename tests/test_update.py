@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 from conftest import one_line, run
 
-from crlookup import paths, update
+from crlookup.build import update
+from crlookup.core import paths
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 NEW = "MagicCompRules-2026-08-07.txt"  # en-2026-08-07 (the newest): not in the small library

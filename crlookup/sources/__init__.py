@@ -10,12 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from crlookup.model import Edition
+    from crlookup.core.model import Edition
 
 
 #: format name -> module under crlookup.sources that reads it

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from crlookup.errors import SourceError
-from crlookup.model import Edition
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Edition
 from crlookup.sources import text
 
 MEMBER = re.compile(r"^MagicCompRules-(\d{4})-(\d{2})-(\d{2})\.txt$")

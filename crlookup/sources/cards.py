@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from crlookup.errors import SourceError
-from crlookup.model import Card, Face, Source
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Card, Face, Source
 
 GZIP_MAGIC = b"\x1f\x8b"
 _TEXT_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "layout")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 
 MONTHS = {
     m: i

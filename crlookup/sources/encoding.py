@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from crlookup.errors import SourceError
+from crlookup.core.errors import SourceError
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")

@@ -51,10 +51,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from crlookup import numbers
-from crlookup.errors import NumberError, SourceError
-from crlookup.model import Edition, GlossaryEntry, Source
-from crlookup.numbers import RuleNumber
+from crlookup.core import numbers
+from crlookup.core.errors import NumberError, SourceError
+from crlookup.core.model import Edition, GlossaryEntry, Source
+from crlookup.core.numbers import RuleNumber
 from crlookup.sources import glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.text import EXAMPLE, clean, effective_date

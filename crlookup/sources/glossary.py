@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from crlookup.model import Edition, GlossaryEntry, Source
+from crlookup.core.model import Edition, GlossaryEntry, Source
 
 _QUALIFIER = re.compile(
     r"\s*\((Obsolete|Informal|устар\.?|устарело|устаревшее|неоф\.?)\)\s*$", re.I

@@ -53,9 +53,9 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from crlookup import numbers
-from crlookup.errors import NumberError, SourceError
-from crlookup.model import Edition, Source
+from crlookup.core import numbers
+from crlookup.core.errors import NumberError, SourceError
+from crlookup.core.model import Edition, Source
 from crlookup.sources import dates, glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.tree import RuleTree

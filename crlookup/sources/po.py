@@ -51,8 +51,8 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
-from crlookup.errors import SourceError
-from crlookup.model import Edition, Rule, Source
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Edition, Rule, Source
 from crlookup.sources import dates, glossary
 from crlookup.sources.encoding import split_lines
 from crlookup.sources.tree import RuleTree

@@ -47,9 +47,9 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import NamedTuple
 
-from crlookup import numbers
-from crlookup.errors import SourceError
-from crlookup.model import Edition
+from crlookup.core import numbers
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Edition
 from crlookup.sources import dates
 from crlookup.sources.text import EXAMPLE
 from crlookup.sources.tree import RuleTree

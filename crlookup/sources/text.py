@@ -35,8 +35,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
-from crlookup.errors import SourceError
-from crlookup.model import Edition, Source
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Edition, Source
 from crlookup.sources import dates, glossary
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.tree import RuleTree

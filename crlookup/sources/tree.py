@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from crlookup import numbers
-from crlookup.errors import SourceError
-from crlookup.model import Rule, Source
+from crlookup.core import numbers
+from crlookup.core.errors import SourceError
+from crlookup.core.model import Rule, Source
 
 # A rule whose whole text is a name ("702.19. Trample", "701.59. Forage") has it as its title.
 _TITLE_LIKE = re.compile(r"^[^.!?:;]{1,60}$")

@@ -38,9 +38,9 @@ import re
 from datetime import date
 from pathlib import Path
 
-from crlookup import numbers
-from crlookup.errors import NumberError, SourceError
-from crlookup.model import Edition
+from crlookup.core import numbers
+from crlookup.core.errors import NumberError, SourceError
+from crlookup.core.model import Edition
 from crlookup.sources import dates
 from crlookup.sources.encoding import decode, split_lines
 from crlookup.sources.text import EXAMPLE

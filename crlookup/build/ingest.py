@@ -1,0 +1,89 @@
+"""`crlookup ingest`: a user's edition file added to the library, kept in the home's
+`sources/` with its manifest, so that every later build (a rebuild too) adds it again."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING
+
+from crlookup.build.manifest import apply_options
+from crlookup.build.pipeline import Progress, build, open_library
+from crlookup.core.errors import LibraryError
+from crlookup.core.paths import home
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def ingest(path: str, options: dict, root: str | None = None, progress: Progress | None = None):
+    """Add a user's edition file to the library; returns the new editions' `EditionInfo`s.
+
+    The file is parsed first: a file that is not a readable CR raises `SourceError` and
+    nothing on disk changes. Then it is copied into `sources/`, recorded in the user
+    manifest, and the library is rebuilt; if that fails, the copy and the record are undone.
+    """
+    from pathlib import Path
+
+    from crlookup import sources
+
+    root = Path(root or home())
+    path = Path(path)
+    data = path.read_bytes()
+    fmt = sources.detect(path, data)
+    found = sources.read(path, data, fmt)
+    if options.get("id") and len(found) > 1:
+        raise LibraryError(
+            f"{path.name} holds {len(found)} editions ({', '.join(e.id for e in found)}); "
+            "--id can name only one"
+        )
+    parsed = [apply_options(e, options) for e in found]
+    lib = open_library(str(root), progress)
+    try:
+        known = {e.id: e.source for e in lib.editions()}
+    finally:
+        lib.close()
+    for e in parsed:
+        if e.id in known:
+            raise LibraryError(
+                f"{path.name}: edition {e.id} is already in the library (from {known[e.id]}); "
+                "give it another --id to add it anyway"
+            )
+    folder = root / "sources"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = path.name
+    stem, suffix = path.stem, path.suffix
+    n = 1
+    while (folder / name).exists():
+        n += 1
+        name = f"{stem}-{n}{suffix}"
+    manifest = folder / "manifest.json"
+    before = manifest.read_text(encoding="utf-8") if manifest.exists() else None
+    items = json.loads(before)["sources"] if before else []
+    items.append(
+        {"file": name, "format": fmt, "editions": [e.id for e in parsed], "options": options}
+    )
+    _write_atomic(folder / name, data)
+    _write_atomic(manifest, json.dumps({"sources": items}, indent=2).encode("utf-8"))
+    try:
+        build(str(root), progress=progress)
+    except BaseException:
+        if before is None:
+            manifest.unlink(missing_ok=True)
+        else:
+            _write_atomic(manifest, before.encode("utf-8"))
+        (folder / name).unlink(missing_ok=True)
+        raise
+    lib = open_library(str(root))
+    try:
+        return [e for e in lib.editions() if e.id in {p.id for p in parsed}]
+    finally:
+        lib.close()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    import uuid
+
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)

@@ -1,0 +1,181 @@
+"""What a library is built from: the shipped sources and the user's own (each folder's
+manifest.json), the units they are parsed in (a source file, or one member of an archive), and
+the stamp a library records of them, by which it is known to be up to date or stale.
+
+A library records the crlookup version, the schema, and the size, mtime and SHA-256 of every
+source it was built from (the card file among them). It is rebuilt when the version, the schema
+or a source changes; a source only touched (its time changed, not its content) is restamped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+from typing import TYPE_CHECKING, NamedTuple
+
+from crlookup.core.errors import LibraryError
+from crlookup.core.paths import data_dir
+from crlookup.library.database import SCHEMA, open_db
+from crlookup.version import __version__
+
+if TYPE_CHECKING:
+    from crlookup.core.model import Edition
+
+
+CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
+
+
+class SourceFile(NamedTuple):
+    """One source document the library is built from."""
+
+    path: str
+    format: str
+    origin: str  # "shipped" or "user"
+    editions: tuple[str, ...] = ()
+    options: dict | None = None  # the user's --id/--lang/--date for an ingested file
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+    def stat(self) -> tuple[int, int]:
+        """Size and modification time; (-1, -1) for a file that is not there (its parser
+        says so when the library is built)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return -1, -1
+        return st.st_size, st.st_mtime_ns
+
+    def sha256(self) -> str:
+        import hashlib
+
+        try:
+            with open(self.path, "rb") as f:
+                return hashlib.sha256(f.read()).hexdigest()
+        except FileNotFoundError:
+            return ""
+
+
+def read_manifest(directory: str, origin: str) -> list[SourceFile]:
+    path = os.path.join(directory, "manifest.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return []
+    try:
+        manifest = json.loads(text)
+        files = [
+            SourceFile(
+                path=os.path.join(directory, item["file"]),
+                format=item["format"],
+                origin=origin,
+                editions=tuple(item.get("editions", ())),
+                options=item.get("options", {}),
+            )
+            for item in manifest["sources"]
+        ]
+        if "cards" in manifest:
+            files.append(
+                SourceFile(os.path.join(directory, manifest["cards"]["file"]), CARDS, origin)
+            )
+        return files
+    except (ValueError, KeyError, TypeError) as e:
+        raise LibraryError(f"{path}: not a valid source manifest ({e})") from None
+
+
+def source_files(root: str) -> list[SourceFile]:
+    """The shipped sources and those the user ingested into `root` (the card file last)."""
+    files = read_manifest(data_dir(), "shipped") + read_manifest(
+        os.path.join(root, "sources"), "user"
+    )
+    return [f for f in files if f.format != CARDS] + [f for f in files if f.format == CARDS]
+
+
+def stamp_of(db: sqlite3.Connection) -> dict:
+    row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+    return json.loads(row[0]) if row else {}
+
+
+def is_fresh(stamp: dict, files: list[SourceFile]) -> bool | None:
+    """True if fresh, False if stale, None if only file times changed (contents to check)."""
+    if stamp.get("version") != __version__ or stamp.get("schema") != SCHEMA:
+        return False
+    recorded = stamp.get("sources", [])
+    if [(s["origin"], s["file"]) for s in recorded] != [(f.origin, f.name) for f in files]:
+        return False
+    try:
+        stats = [f.stat() for f in files]
+    except OSError:
+        return False
+    if all((s["size"], s["mtime_ns"]) == st for s, st in zip(recorded, stats)):
+        return True
+    if any(s["size"] != st[0] for s, st in zip(recorded, stats)):
+        return False
+    return None
+
+
+def same_contents(stamp: dict, files: list[SourceFile]) -> bool:
+    return all(s["sha256"] == f.sha256() for s, f in zip(stamp["sources"], files))
+
+
+def restamp(path: str, stamp: dict, files: list[SourceFile]) -> None:
+    with contextlib.suppress(OSError, sqlite3.DatabaseError):
+        for s, f in zip(stamp["sources"], files):
+            s["size"], s["mtime_ns"] = f.stat()
+        db = open_db(path, readonly=False)
+        with db:
+            db.execute("UPDATE meta SET value = ? WHERE key = 'stamp'", (json.dumps(stamp),))
+        db.close()
+
+
+class Unit(NamedTuple):
+    """What one edition or more are parsed from: a source file, or one member of an archive."""
+
+    file: SourceFile
+    member: str  # the archive member's name, "" for a whole file
+    key: str  # its content, format, name and options: recorded with the editions it gave
+    data: bytes | None = None  # an archive member's bytes (a whole file is read where parsed)
+
+
+def units(files: list[SourceFile]) -> list[Unit]:
+    """The units of the rules sources (an archive is one unit per member; cards are none)."""
+    import hashlib
+
+    from crlookup.sources import archive
+
+    out = []
+    for f in files:
+        if f.format == CARDS:
+            continue
+        options = json.dumps(f.options or {}, sort_keys=True)
+        tail = f"{f.format}-{hashlib.sha256((f.name + options).encode()).hexdigest()[:12]}"
+        if f.format == "archive":
+            found, _skipped = archive.members(f.path)
+            out += [
+                Unit(f, name, f"{hashlib.sha256(data).hexdigest()[:32]}-{name}-{tail}", data)
+                for name, data in found
+            ]
+        else:
+            out.append(Unit(f, "", f"{f.sha256()[:32]}-{tail}"))
+    return out
+
+
+def apply_options(edition: Edition, options: dict) -> Edition:
+    """A user's --id/--lang/--date for an ingested edition; `ids` renames editions of a
+    shipped source whose ids another source already has."""
+    from datetime import date
+
+    changes = {}
+    if options.get("lang"):
+        changes["lang"] = options["lang"]
+    if options.get("date"):
+        changes["date"] = date.fromisoformat(options["date"])
+    if options.get("id"):
+        changes["given_id"] = options["id"]
+    edition = edition._replace(**changes)
+    renamed = (options.get("ids") or {}).get(edition.id)
+    return edition._replace(given_id=renamed) if renamed else edition

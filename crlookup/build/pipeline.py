@@ -1,0 +1,410 @@
+"""The build: when a library is (re)built, and how, atomically, as a pipeline of stages.
+
+`open_library` opens the current library of a home (crlookup.library.home), building it first
+if it is missing or stale (crlookup.build.manifest says which). `build` runs the stages of
+`STAGES` (crlookup.build.stages, one module each) into a new folder beside the current library,
+with a process pool it owns, and only then makes it current: a failed or interrupted build
+leaves the previous library in use. A library whose sources are all still there starts as a
+copy of the current one (its files linked) and only the new editions go through the stages.
+
+On first use the archive's newest editions go in first and a process of their own (`grow`,
+`python -m crlookup.build grow ROOT`) adds the older ones while the library is in use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import sys
+from typing import TYPE_CHECKING
+
+from crlookup.build import manifest
+from crlookup.build.manifest import CARDS, SourceFile, Unit
+from crlookup.build.stage import Build, Progress, Stage
+from crlookup.build.stages import alignments, cards, editions, index, lexicons
+from crlookup.core.errors import LibraryDamaged
+from crlookup.core.i18n import N_
+from crlookup.core.paths import home as default_home
+from crlookup.library import home
+from crlookup.library.database import DB, SCHEMA, open_db
+from crlookup.library.reader import Library
+from crlookup.version import __version__
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+#: The stages of a build, in order: the editions first, then the others, side by side (the
+#: index last among them: it runs in this process while the others run in the pool).
+STAGES: tuple[Stage, ...] = (
+    editions.STAGE,
+    alignments.STAGE,
+    lexicons.STAGE,
+    cards.STAGE,
+    index.STAGE,
+)
+
+
+# --------------------------------------------------------------------------- sources
+
+
+# --------------------------------------------------------------------------- the library
+
+
+def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
+    return open_db(path, readonly)
+
+
+#: On first use, the archive's newest editions go into the library first (with every other
+#: source), so that the first command answers in seconds; the older ones are added right
+#: after, by a process of their own (`grow`), while the library is already in use.
+FIRST = 8
+
+
+def open_library(root: str | None = None, progress: Progress | None = None) -> Library:
+    """Open the current library, building it first if it is missing or stale;
+    `LibraryDamaged` if its database cannot be read (`rebuild` mends it).
+
+    A library built with its older editions still to come (`Library.pending`) is used as it
+    is, and a process is started to add them unless one is at it already.
+    """
+    root = root or default_home()
+    files = manifest.source_files(root)
+    path = home.current(root)
+    if path is not None:
+        db = _connect(path)
+        try:
+            stamp = manifest.stamp_of(db)
+        except sqlite3.DatabaseError as e:  # not rebuilt quietly: the caller says so first
+            db.close()
+            raise LibraryDamaged(DB, os.path.join(path, DB), str(e)) from None
+        fresh = manifest.is_fresh(stamp, files)
+        if fresh is None and manifest.same_contents(stamp, files):
+            fresh = True  # touched but unchanged: remember the new times
+            manifest.restamp(path, stamp, files)
+        if fresh:
+            if stamp.get("pending"):
+                _start_growing(root)
+            home.tidy(root, path)
+            return Library(path, db)
+        db.close()
+    path = build(root, files, progress, first=FIRST)
+    lib = Library(path, _connect(path))
+    if lib.pending:
+        _start_growing(root)
+    return lib
+
+
+def _start_growing(root: str) -> None:
+    """Start a process that adds the editions still to come (`grow`), unless a build is
+    running (it holds the lock, and will leave the library complete or be started again)."""
+    import subprocess
+
+    if home.busy(root):
+        return
+    with contextlib.suppress(OSError):
+        subprocess.Popen(
+            [sys.executable, "-m", "crlookup.build", "grow", root],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
+
+
+def grow(root: str) -> str:
+    """Add the editions a first build left for later (the library stays in use meanwhile)."""
+    return build(root)
+
+
+def _reached(doing: str) -> None:
+    """A point between two steps of a build, where it can be stopped at no cost: until the
+    "switched" step the previous library is the current one, after it the new one is (the
+    tests pause a build here, in a process of its own, and kill it)."""
+
+
+def _step(doing: str) -> None:
+    global _doing
+    _doing = doing
+    _reached(doing)
+
+
+_doing = ""  # the step a build is at, for its error messages
+
+
+def rebuild(root: str | None = None, progress: Progress | None = None) -> Library:
+    """Build the library anew from its sources (the shipped ones and the user's own), none of
+    the current library reused: what a damaged library needs. Atomic like every build; the
+    older editions of the archive are added in the background, as on first use."""
+    root = root or default_home()
+    path = build(root, progress=progress, first=FIRST, fresh=True)
+    lib = Library(path, _connect(path))
+    if lib.pending:
+        _start_growing(root)
+    return lib
+
+
+def _space_needed(root: str, base: str | None, files: list[SourceFile]) -> int:
+    """About how many bytes a build needs: a copy of the database and the new editions when
+    it starts from the library at `base`, else a whole library (the shipped sources' size, or
+    the size of the current one if bigger)."""
+
+    def size(folder: str) -> int:
+        return sum(os.path.getsize(os.path.join(d, n)) for d, _s, names in os.walk(folder)
+                   for n in names)  # fmt: skip
+
+    mb = 1024 * 1024
+    sources = sum(max(f.stat()[0], 0) for f in files if f.origin == "user")
+    if base:
+        return os.path.getsize(os.path.join(base, DB)) + 30 * sources + 20 * mb
+    path = home.current(root)
+    return max(home.SHIPPED_MB * mb + 30 * sources, size(path) if path else 0)
+
+
+def build(
+    root: str,
+    files: list[SourceFile] | None = None,
+    progress: Progress | None = None,
+    first: int | None = None,
+    fresh: bool = False,
+) -> str:
+    """Bring the library up to date with the sources and make it current; returns its path.
+
+    The build is a pipeline of stages, each a module of its own, each run for the editions
+    that are new: sources (crlookup.sources: parse) -> editions (crlookup.editions: the
+    database) -> index (crlookup.index) -> alignments (crlookup.align) -> lexicons
+    (crlookup.ask.build), with the cards beside them. When the current library was built by
+    this version from sources that are all still there, unchanged, the new library starts as
+    a copy of it (its files linked, not copied, where they are never written again) and only
+    the new sources' editions go through the stages: adding an edition takes seconds. Any
+    other change (a source removed or changed, the card file, the version) builds it anew.
+    With `first`, a library built anew takes only the newest `first` editions of an archive
+    now (it records how many are still to come, `pending`); the next build adds them.
+
+    `fresh` builds it anew even if the current library looks up to date (`rebuild`).
+
+    The new library is written beside the current one and replaces it in one rename.
+    Raises `crlookup.SourceError` for a source that cannot be read, `StorageError` for a
+    disk that is full or a home that cannot be written (checked before it starts: about how
+    much room it needs), and `LibraryError` for anything else; in every case the previous
+    library stays current and the new one's files are removed.
+    """
+    global _doing
+    _doing = ""
+    try:
+        return _build(root, files, progress, first, fresh)
+    except OSError as e:
+        found = home.storage_error(e, root, doing=_doing or None)
+        if found is None:
+            raise
+        raise found from None
+
+
+def _build(root, files, progress, first, fresh) -> str:
+    import errno
+    import shutil
+    import time
+    import uuid
+    from pathlib import Path
+
+    files = manifest.source_files(root) if files is None else files
+    root_path = Path(root)
+    with home.locked(root):
+        path = home.current(root)
+        base_stamp = {}
+        if path is not None and not fresh:  # another process may have built it while we waited
+            with (
+                contextlib.closing(_connect(path)) as db,
+                contextlib.suppress(sqlite3.DatabaseError),
+            ):
+                base_stamp = manifest.stamp_of(db)
+                if manifest.is_fresh(base_stamp, files) and (
+                    first or not base_stamp.get("pending")
+                ):
+                    return path
+        home.sweep(root_path)
+        _step(N_("reading the sources"))
+        tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        tmp.mkdir()
+        needed = None
+        try:
+            stamp = {
+                "version": __version__,
+                "schema": SCHEMA,
+                "built": time.time(),
+                "sources": [
+                    {
+                        "origin": f.origin,
+                        "file": f.name,
+                        "size": f.stat()[0],
+                        "mtime_ns": f.stat()[1],
+                        "sha256": f.sha256(),
+                    }
+                    for f in files
+                ],
+            }
+            wanted = manifest.units(files)
+            known = None if fresh else _units_kept(path, base_stamp, stamp, files, wanted)
+            needed = _space_needed(root, path if known is not None else None, files)
+            if shutil.disk_usage(root).free < needed:  # refused before a file is written
+                error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), root)
+                raise home.storage_error(error, root, needed, N_("building the library"))
+            _run(
+                tmp,
+                root_path,
+                files,
+                wanted,
+                stamp,
+                path if known is not None else None,
+                known or set(),
+                progress,
+                first,
+            )
+            final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
+            _step(N_("switching to the new library"))
+            os.rename(tmp, final)
+            _reached("renamed")
+            pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
+            pointer.write_text(final.name, encoding="utf-8")
+            os.replace(pointer, root_path / "current")
+        except OSError as e:
+            home.sweep(root_path)
+            found = home.storage_error(e, root, needed, _doing or None)
+            if found is None:
+                raise
+            raise found from None
+        except BaseException:
+            home.sweep(root_path)
+            raise
+        _step("switched")
+        home.sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
+        shipped = {
+            cards.cache_name(s["sha256"])
+            for s, f in zip(stamp["sources"], files)
+            if f.format == CARDS
+        }
+        for cached in (root_path / "parsed").glob("*"):
+            if cached.name not in shipped:  # card databases of card files no longer shipped
+                cached.unlink(missing_ok=True)
+        return str(final)
+
+
+def _units_kept(
+    path: str | None, base: dict, stamp: dict, files: list[SourceFile], wanted: list[Unit]
+) -> set[str] | None:
+    """The units (keys) of the library at `path` if it can be the start of the new one: same
+    version and schema, the same card file, and every unit it was built from (a source file,
+    an archive member) still there, unchanged; None if the new one is built anew."""
+    if path is None or base.get("version") != __version__ or base.get("schema") != SCHEMA:
+        return None
+    cards = {f.name for f in files if f.format == CARDS}
+
+    def card_files(sources: list[dict]) -> set:
+        return {(s["file"], s["sha256"]) for s in sources if s["file"] in cards}
+
+    if card_files(base.get("sources", [])) != card_files(stamp["sources"]):
+        return None
+    try:
+        with contextlib.closing(_connect(path)) as db:
+            built = {r[0] for r in db.execute("SELECT DISTINCT unit FROM editions")}
+    except sqlite3.DatabaseError:
+        return None
+    return built if built <= {u.key for u in wanted} else None
+
+
+def _clone(base: str, tmp) -> None:
+    """The library at `base` as the start of a new one at `tmp`: the database copied (it is
+    written to), every other file linked (never written in place: stages replace files)."""
+    import shutil
+
+    for folder, _dirs, names in os.walk(base):
+        target = os.path.join(tmp, os.path.relpath(folder, base))
+        os.makedirs(target, exist_ok=True)
+        for name in names:
+            src, dst = os.path.join(folder, name), os.path.join(target, name)
+            if name == DB:
+                shutil.copyfile(src, dst)
+                continue
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+
+
+def _run(
+    tmp: Path,
+    root_path: Path,
+    files: list[SourceFile],
+    wanted: list[Unit],
+    stamp: dict,
+    base: str | None,
+    known: set[str],
+    progress: Progress | None,
+    first: int | None = None,
+) -> None:
+    """The stages of a build into `tmp`, starting from the library at `base` if given (built
+    from the units `known`); with `first`, of an archive's members only the newest `first`
+    (the rest recorded as pending). The editions stage comes first; the others don't wait for
+    each other: they are all started (in the pool, but the index, here), then finished."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if progress:
+        progress(0, 100, "reading the sources")
+    if base:
+        _clone(base, tmp)
+    todo = [u for u in wanted if u.key not in known]
+    if first is not None and not base:
+        members = [u for u in todo if u.member]
+        later = {u.key for u in members[:-first]} if len(members) > first else set()
+        todo = [u for u in todo if u.key not in later]
+        stamp = dict(stamp, pending=len(later))
+    # fresh processes, not forks: a process that has run the embedding model (its OpenMP
+    # threads) cannot fork a child that runs it again (the child hangs)
+    spawn = multiprocessing.get_context("spawn")
+    workers = min(2, os.cpu_count() or 1)
+    pooled = len(todo) > 1  # one new edition is quicker done here than in new processes
+    with (
+        ProcessPoolExecutor(workers, mp_context=spawn) if pooled else contextlib.nullcontext()
+    ) as pool:
+        build = Build(tmp, root_path, files, stamp, todo, base, pool, workers, progress, _step)
+        first_stage, *beside = STAGES
+        first_stage.run(build)()
+        finishing = [stage.run(build) for stage in beside]
+        _step(N_("aligning the editions"))
+        if progress:
+            progress(65, 100, "aligning editions")
+        for finish in finishing:
+            finish()
+    if progress:
+        progress(100, 100, "done")
+
+
+def main(argv: list[str]) -> int:
+    """`python -m crlookup.build grow ROOT` (crlookup/build/__main__.py): what `_start_growing`
+    runs, in the background."""
+    if len(argv) != 2 or argv[0] != "grow":
+        sys.stderr.write("usage: python -m crlookup.build grow ROOT\n")
+        return 2
+    try:
+        grow(argv[1])
+    except Exception as e:  # noqa: BLE001 (in the background: the next command starts it again)
+        sys.stderr.write(f"crlookup: adding the older editions failed: {e}\n")
+        return 1
+    return 0
+
+
+def _stage(progress: Progress | None, start: int, span: int) -> Progress | None:
+    """Report one stage of the build as its share (start..start+span) of 100."""
+    if progress is None:
+        return None
+
+    def report(done: int, total: int, label: str) -> None:
+        progress(start + round(span * done / max(total, 1)), 100, label)
+
+    return report
+
+
+# --------------------------------------------------------------------------- ingest

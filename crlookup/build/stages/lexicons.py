@@ -1,0 +1,96 @@
+"""The lexicons stage: what `ask` reads an edition with, kept beside the library for the
+newest complete edition of each language questions are read in (crlookup.features.ask.prepare
+makes them): its lexicon (ask/), its entry vectors (vectors/: from the shipped vectors, and
+what they lack embedded here, once) and the vocabulary its cards are linked to rules with
+(card_rules/). An older edition's are made in memory when it is asked about; a question never
+writes the library.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+from crlookup.build.stage import Build, Finding, Finish
+from crlookup.features.ask.lexicon import LEXICON_DIR, LEXICON_VERSION
+from crlookup.features.ask.prepare import LANGS, VECTOR_DIR, VECTOR_VERSION
+from crlookup.features.card_rules import VOCABULARY_DIR, VOCABULARY_VERSION
+from crlookup.library.database import DB, connect, keep, kept
+
+KEPT = ((LEXICON_DIR, LEXICON_VERSION), (VECTOR_DIR, VECTOR_VERSION))
+
+
+def newest(path: str) -> dict[str, str]:
+    """Each language's newest edition, a complete one if there is one (what `ask` answers
+    from by default)."""
+    with contextlib.closing(connect(os.path.join(path, DB))) as db:
+        return dict(
+            db.execute("SELECT lang, id FROM editions ORDER BY partial = 0, date, id").fetchall()
+        )
+
+
+def keep_for_ask(library_path: str, editions: list[str]) -> None:
+    """Make and keep what `ask` reads `editions` with: what a process of the build runs."""
+    import numpy as np
+
+    from crlookup.features.ask.embedding import embed
+    from crlookup.features.ask.prepare import build_lexicon, entry_vectors, shipped_vectors
+    from crlookup.features.card_rules import read_vocabulary
+    from crlookup.library.database import open_db
+    from crlookup.library.reader import Library
+
+    lib = Library(library_path, open_db(library_path))
+    try:
+        for edition in editions:
+            keep(library_path, LEXICON_DIR, edition, build_lexicon(lib, edition).data())
+            vectors, _missing = entry_vectors(lib, edition, shipped_vectors(), embed)
+            data = {"version": VECTOR_VERSION, "vectors": vectors.astype(np.float16)}
+            keep(library_path, VECTOR_DIR, edition, data)
+            vocab = read_vocabulary(lib, edition)
+            keep(library_path, VOCABULARY_DIR, edition, (VOCABULARY_VERSION, tuple(vocab)))
+    finally:
+        lib.close()
+
+
+class Lexicons:
+    """The stage: in the pool, for the newest edition of each language of `LANGS` that does
+    not have them yet."""
+
+    name = "lexicons"
+    reads = (DB,)
+    writes = (LEXICON_DIR, VECTOR_DIR, VOCABULARY_DIR)
+
+    def run(self, build: Build) -> Finish:
+        wanted = [
+            edition
+            for lang, edition in newest(str(build.path)).items()
+            if lang in LANGS
+            and not os.path.exists(os.path.join(build.path, LEXICON_DIR, edition + ".pickle"))
+        ]
+        if not wanted:
+            return lambda: None
+        return build.submit(keep_for_ask, str(build.path), wanted)
+
+    def check(self, path: str) -> list[Finding]:
+        return _kept(path, newest(path))
+
+
+STAGE = Lexicons()
+
+
+def _kept(path: str, newest: dict[str, str]) -> list[Finding]:
+    """What the build kept for `ask`: each language's newest edition's lexicon and vectors."""
+    out = []
+    for lang in sorted(set(newest) & set(LANGS)):
+        edition = newest[lang]
+        for folder, version in ((LEXICON_DIR, LEXICON_VERSION), (VECTOR_DIR, VECTOR_VERSION)):
+            file = os.path.join(path, folder, edition + ".pickle")
+            data = kept(path, folder, edition)
+            if data is None:
+                what = "missing" if not os.path.exists(file) else "unreadable"
+            elif not isinstance(data, dict) or data.get("version") != version:
+                what = "of another version"
+            else:
+                what = ""
+            out.append(Finding(f"{folder}/{edition}", file, what))
+    return out

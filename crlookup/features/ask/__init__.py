@@ -1,0 +1,94 @@
+"""Rules questions: read a question for the game's own terms, find the rules that decide it, say why.
+
+A question flows through the package's modules in this order:
+
+- analyzer.py: words as both the lexicon and the question read them (folded, stemmed, stop words);
+- lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
+  stemmed words, what cites what, the players' thesaurus); prepare.py makes it (the build keeps
+  it beside the library; another edition's is made in memory, `prepare.lexicon`);
+- cited.py: what answers to real players' questions cite, and the words players write;
+- question.py: the question read: its words, corrections and players' phrases, the terms and
+  rules it names, the cards it names;
+- retrieve.py: the lexical retrieval: every entry's evidence for the question, scored;
+- semantic.py: the semantic retrieval: how close in meaning the question is to every entry
+  (the shipped embedding model of embedding.py; entry vectors made by prepare.py);
+- ranking.py: the candidates of both, ordered by weights learned from real questions;
+- explain.py: the answers, each under its title, with the reasons that chose it.
+
+`ask` runs them all: a question is read against an edition of its own language (crlookup.api
+chooses it, and carries the answers to another language's rules when those are wanted).
+
+(`crlookup.features.ask.lexicon` is the function `lexicon`, from prepare.py; import from the
+module lexicon.py by name: `from crlookup.features.ask.lexicon import LEXICON_DIR`.)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from crlookup.core.i18n import _
+from crlookup.features.ask.cited import citations
+from crlookup.features.ask.explain import Answer, answer, title
+from crlookup.features.ask.lexicon import Lexicon
+from crlookup.features.ask.prepare import lexicon
+from crlookup.features.ask.question import Question, detect_lang, understand
+from crlookup.features.ask.retrieve import rank
+from crlookup.library.reader import Library
+
+__all__ = [
+    "Answer",
+    "Asked",
+    "Lexicon",
+    "Question",
+    "answer",
+    "ask",
+    "citations",
+    "detect_lang",
+    "lexicon",
+    "rank",
+    "readings",
+    "title",
+    "understand",
+]
+
+
+class Asked(NamedTuple):
+    question: Question
+    searched: str  # the edition the question was read against
+    answers: list[Answer]  # in the edition asked for (carried over from `searched` if need be)
+    read_as: tuple[str, ...] = ()  # how it was read: cards, terms (and where), corrections
+
+    def to_dict(self) -> dict:
+        return {
+            "question": self.question.text,
+            "read_against": self.searched,
+            "read_as": list(self.read_as),
+            "answers": [a.to_dict() for a in self.answers],
+        }
+
+
+def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
+    """How the question was read, for the reader: the cards it names, the terms it names
+    ("aura (glossary term 303)", "face up (glossary term, section 4)") and the corrections."""
+    from crlookup.core.numbers import ref_label
+
+    card = _("card")
+    out = [
+        f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
+        for typed, name in question.cards
+    ]
+    for k, named in question.terms:
+        t = lex.terms[k]
+        where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
+        out.append(f"{named} ({t.label}{where})")
+    out += [f"{typed} → {fixed}" for typed, fixed in question.corrections]
+    return tuple(out)
+
+
+def ask(lib: Library, text: str, edition: str, limit: int = 5) -> Asked:
+    """Answer `text` from `edition` (an edition of the question's own language: crlookup.api
+    chooses it, and carries the answers into another language's rules when those are wanted)."""
+    lex = lexicon(lib, edition)
+    question = understand(lex, text, lib)
+    found = answer(lib, lex, question, limit)
+    return Asked(question, edition, found, readings(lex, question))

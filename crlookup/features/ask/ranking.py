@@ -1,0 +1,193 @@
+"""The learned ranking: the candidates of both retrievals, each described by the same features,
+ordered by weights learned from real questions (data/ranker.json, made by
+scripts/train_ranker.py).
+
+The candidates are the best LEXICAL entries by the lexical score (retrieve.py) and the best
+SEMANTIC entries by closeness in meaning (semantic.py). Each candidate's features say what the
+question's words, its meaning, the terms it names, the answers to players' questions and the kind
+of entry tell of it; its score is the sum of its features times their weights. A rule the question
+names by number comes first, with its subrules in order; after it, a further subrule of a rule
+already chosen counts a little less (retrieve.best). The groups of features that placed an
+answer above the other candidates are its reasons.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import NamedTuple
+
+from crlookup.core.i18n import N_
+from crlookup.features.ask.lexicon import Lexicon
+from crlookup.features.ask.question import Question
+from crlookup.features.ask.retrieve import _with_rule, best
+
+LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
+RANKER = "ranker.json"  # in the shipped data
+
+# every feature, with the group it is told under (the order is the order of ranker.json's weights)
+FEATURES = {
+    "lexical": "words",  # the lexical score, as a share of the best candidate's
+    "lexical_rank": "words",  # 1 / (1 + its place in the lexical order)
+    "coverage": "words",  # the share of the question's words it has
+    "phrases": "words",  # question words it has side by side
+    "similarity": "meaning",  # cosine similarity to the question
+    "similarity_gap": "meaning",  # that, less the best candidate's
+    "similarity_rank": "meaning",  # 1 / (1 + its place by similarity)
+    "rule_similarity": "meaning",  # its rule's similarity (a subrule's context)
+    "family_similarity": "meaning",  # the best similarity among its rule's candidates
+    "meaning_and_words": "meaning",  # similarity times the lexical share
+    "term": "terms",  # it defines a term the question names
+    "named": "terms",  # its text names such a term
+    "cited": "terms",  # a rule defining such a term cites it
+    "card": "terms",  # it defines a term a card the question names brings
+    "judged": "answers",  # log(1 + answers to players' questions citing it)
+    "asked": "answers",  # how much more often for questions with the question's words
+    "cited_by": "answers",  # log(1 + rules citing it)
+    "subrule": "kind",  # a subrule rather than a rule
+    "variant": "kind",  # a multiplayer or casual-variant rule
+    "template": "kind",  # keyword boilerplate
+    "length": "kind",  # log(1 + its length as the lexical retrieval weighs it)
+}
+GROUPS = {
+    "words": N_("the question’s words"),
+    "meaning": N_("closeness in meaning"),
+    "terms": N_("the terms it names"),
+    "answers": N_("what answers to players’ questions cite"),
+    "kind": N_("the kind of rule"),
+}
+GROUPS_SHOWN = 2
+
+
+class Placed(NamedTuple):
+    """One chosen entry: its position in the lexicon, its score relative to the best answer's
+    (1.0 for the best, and for a rule the question names by number), its lexical evidence
+    (retrieve.rank's reasons) and the groups of features that placed it above the other
+    candidates, strongest first (none for a rule named by number)."""
+
+    i: int
+    score: float
+    reasons: dict
+    groups: tuple[str, ...]
+
+
+def load_weights() -> list[float]:
+    """The learned weights, in FEATURES order (data/ranker.json)."""
+    from crlookup.core.paths import package_data
+
+    with open(os.path.join(package_data(), RANKER), encoding="utf-8") as f:
+        learned = json.load(f)["weights"]
+    return [learned[name] for name in FEATURES]
+
+
+def candidates(lex: Lexicon, scores: dict[int, float], similar) -> list[int]:
+    """The best LEXICAL entries by lexical score, then the best SEMANTIC others by similarity."""
+    import numpy as np
+
+    chosen = sorted(scores, key=lambda i: (-scores[i], i))[:LEXICAL]
+    taken = set(chosen)
+    for i in np.argsort(-similar, kind="stable")[: SEMANTIC + LEXICAL].tolist():
+        if len(chosen) >= LEXICAL + SEMANTIC:
+            break
+        if i not in taken and lex.lengths[i]:
+            chosen.append(i)
+            taken.add(i)
+    return chosen
+
+
+def features(
+    lex: Lexicon,
+    question: Question,
+    scores: dict[int, float],
+    reasons: dict,
+    similar,
+    chosen: list[int],
+) -> list[list[float]]:
+    """Each candidate's features, in FEATURES order."""
+    top = max((scores.get(i, 0.0) for i in chosen), default=0.0) or 1.0
+    wanted = set(chosen)
+    lexical_place = {
+        i: p for p, i in enumerate(sorted(scores, key=lambda i: (-scores[i], i))) if i in wanted
+    }
+    sims = {i: float(similar[i]) for i in chosen}
+    best_sim = max(sims.values(), default=0.0)
+    sim_place = {i: p for p, i in enumerate(sorted(chosen, key=lambda i: (-sims[i], i)))}
+    stems = {w.stem for w in question.words if not w.card and not w.said}
+    judged = lex.citations.counts
+    rule = lex.rule_position
+    family: dict[int, float] = {}  # the best similarity among each rule's candidates
+    for i in chosen:
+        family[rule(i)] = max(family.get(rule(i), -1.0), sims[i])
+    rows = []
+    for i in chosen:
+        r = reasons.get(i, {})
+        # a rule that is a bare heading has no vector (zeros): its subrule's own similarity
+        rule_sim = float(similar[rule(i)]) or sims[i]
+        number = lex.numbers[i]
+        row = {
+            "lexical": scores.get(i, 0.0) / top,
+            "lexical_rank": 1 / (1 + lexical_place[i]) if i in lexical_place else 0.0,
+            "coverage": len(r.get("words", set()) & stems) / len(stems) if stems else 0.0,
+            "phrases": len(r.get("phrases", ())),
+            "similarity": sims[i],
+            "similarity_gap": sims[i] - best_sim,
+            "similarity_rank": 1 / (1 + sim_place[i]),
+            "rule_similarity": rule_sim,
+            "family_similarity": family[rule(i)],
+            "meaning_and_words": sims[i] * scores.get(i, 0.0) / top,
+            "term": float(bool(r.get("terms"))),
+            "named": float(bool(r.get("named"))),
+            "cited": float(bool(r.get("cited"))),
+            "card": float(bool(r.get("card"))),
+            "judged": math.log1p(_with_rule(judged, number)) if judged else 0.0,
+            "asked": sum(lift for lift, _stem in r.get("asked", ())),
+            "cited_by": math.log1p(lex.cited_by[i]),
+            "subrule": float(lex.kinds[i] == "subrule"),
+            "variant": float(number[:1] in "89"),
+            "template": float(lex.template[i]),
+            "length": math.log1p(lex.lengths[i]),
+        }
+        rows.append([row[name] for name in FEATURES])
+    return rows
+
+
+def order(
+    lex: Lexicon,
+    question: Question,
+    scores: dict[int, float],
+    reasons: dict,
+    similar,
+    limit: int = 5,
+    learned: list[float] | None = None,
+) -> list[Placed]:
+    """The best `limit` candidates by the learned weights (or by `learned`, weights in
+    FEATURES order, as scripts/train_ranker.py tries them), best first."""
+    if not scores:  # no word of the question is in the rules: its meaning alone is no answer
+        return []
+    chosen = candidates(lex, scores, similar)
+    rows = features(lex, question, scores, reasons, similar, chosen)
+    w = learned or load_weights()
+    score = {i: sum(a * b for a, b in zip(w, row)) for i, row in zip(chosen, rows)}
+    named = sorted(i for i in chosen if reasons.get(i, {}).get("written"))[:limit]
+    rest = [i for i in chosen if i not in named]
+    top = max((score[i] for i in rest), default=0.0)
+    relative = {i: 1.0 if i in named else math.exp(score[i] - top) for i in chosen}
+    mean = [sum(col) / len(rows) for col in zip(*rows)]
+    placed = []
+    for i in named + best(lex, {i: relative[i] for i in rest}, limit - len(named)):
+        row = rows[chosen.index(i)]
+        by_group: dict[str, float] = {}
+        for (_name, group), a, x, m in zip(FEATURES.items(), w, row, mean):
+            by_group[group] = by_group.get(group, 0.0) + a * (x - m)
+        groups = (
+            ()
+            if i in named
+            else tuple(
+                g
+                for g in sorted(by_group, key=by_group.__getitem__, reverse=True)
+                if by_group[g] > 0
+            )[:GROUPS_SHOWN]
+        )
+        placed.append(Placed(i, round(relative[i], 3), reasons.get(i, {"words": set()}), groups))
+    return placed

@@ -1,0 +1,114 @@
+"""Glossary look-ups: a term by any of its headwords, typo-tolerant, with "See X." followed,
+and keyword abilities and actions led to the rules that define them.
+
+Names are matched folded (case, ё/е, spacing); a name that matches nothing exactly is matched
+with rapidfuzz against every headword and keyword name of the edition, best first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from crlookup.core.errors import NotFound
+from crlookup.core.i18n import _
+from crlookup.core.model import GlossaryEntry, Rule, fold
+from crlookup.library.reader import Library
+
+
+class Definition(NamedTuple):
+    """One answer to `define`: a glossary entry and/or the rule defining a keyword."""
+
+    name: str
+    entry: GlossaryEntry | None
+    see: GlossaryEntry | None  # where a "See X." entry sends the reader
+    rule: Rule | None  # the keyword's rule (701.x / 702.x), with its subrules below
+    subrules: tuple[Rule, ...]
+    score: float  # 100 for an exact match
+
+
+@dataclass(frozen=True)
+class Definitions:
+    """What `crlookup define` found for `query` in `edition`'s glossary, best first."""
+
+    query: str
+    edition: str
+    found: tuple[Definition, ...]
+
+    def to_dict(self) -> dict:
+        e = self.edition
+        return {
+            "query": self.query,
+            "edition": e,
+            "matches": [
+                {
+                    "name": d.name,
+                    "score": d.score,
+                    "glossary": d.entry.to_dict(e) if d.entry else None,
+                    "see": d.see.to_dict(e) if d.see else None,
+                    "rule": d.rule.to_dict(e) if d.rule else None,
+                    "subrules": [r.to_dict(e) for r in d.subrules],
+                }
+                for d in self.found
+            ],
+        }
+
+
+def lookup(
+    lib: Library, term: str, lang: str | None = None, edition: str | None = None
+) -> Definitions:
+    """`term` in the glossary of `edition`, else of the newest edition of `lang` (by default
+    the term's language, from its script) that has one; none found, an empty result
+    (crlookup.api then tries the English glossary for a translation, and says NotFound)."""
+    if edition:
+        edition = lib.edition(edition).id
+    else:
+        lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
+        edition = lib.glossary_edition(lang)
+    return Definitions(term, edition, tuple(define(lib, edition, term)))
+
+
+def not_found(found: Definitions) -> NotFound:
+    """The error for a look-up that found nothing."""
+    return NotFound(
+        _("no glossary term or keyword {term!r} in {edition}").format(
+            term=found.query, edition=found.edition
+        )
+    )
+
+
+def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Definition]:
+    """Definitions of `term` in `edition`, best first (only the exact one, if there is one)."""
+    wanted = fold(term)
+    entries, rule = lib.named(edition, wanted)
+    if entries or rule:
+        matches = [(wanted, 100.0)]
+    else:
+        from rapidfuzz import fuzz, process
+
+        names = [n for n in lib.names(edition) if len(n) > 2]
+        found = process.extract(wanted, names, scorer=fuzz.ratio, limit=limit * 2, score_cutoff=75)
+        matches = [(name, float(score)) for name, score, _ in found]
+    out: list[Definition] = []
+    seen: set = set()
+    for name, score in matches:
+        entries, rule = lib.named(edition, name)
+        for entry in entries or [None]:
+            see = lib.glossary_term(edition, entry.see) if entry and entry.see else None
+            if see is None and entry and entry.see:  # "See Active Player, ..." by headword
+                see_entries, _ = lib.named(edition, fold(entry.see))
+                see = see_entries[0] if see_entries else None
+            if rule is None and entry is not None:  # a keyword's glossary entry leads to its rule
+                rule = next(
+                    (r for h in entry.headwords if (r := lib.named(edition, fold(h))[1])), None
+                )
+            key = (entry.term if entry else None, rule.number if rule else None)
+            if key in seen:
+                continue
+            seen.add(key)
+            subrules = tuple(lib.subtree(edition, rule.number)) if rule else ()
+            label = entry.term if entry else rule.title
+            out.append(Definition(label, entry, see, rule, subrules, score))
+            if len(out) >= limit:
+                return out
+    return out

@@ -1,0 +1,103 @@
+"""`crlookup search`: the rules, examples and glossary entries of an edition (by default the
+newest of the query's language; if it has nothing, the older ones) for a query, ranked, each
+hit with its snippet (crlookup.library.index does the querying)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from crlookup.core import numbers
+from crlookup.core.errors import BadInput
+from crlookup.core.i18n import _
+from crlookup.library.index import LANGS, Hit, Index, Results, detect_lang
+
+if TYPE_CHECKING:
+    from crlookup.library.reader import Library
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search as `crlookup search` makes it: the results, each hit's snippet (its matched
+    words between \x01 and \x02), and, with `parallel`, each hit's counterpart in that
+    language (by hit position)."""
+
+    query: str
+    lang: str
+    results: Results
+    snippets: tuple[str, ...]
+    widened: str | None = None  # the edition that had nothing, when older ones were searched
+    parallel: str | None = None
+    counterparts: dict = field(default_factory=dict)
+
+    @property
+    def hits(self) -> list[Hit]:
+        return self.results.hits
+
+    def to_dict(self) -> dict:
+        found = self.results
+        return {
+            "query": self.query,
+            "searched": found.query,
+            "corrections": [list(c) for c in found.corrections],
+            "relaxed": found.relaxed,
+            "complete": found.complete,
+            "widened": self.widened,
+            "hits": [
+                {
+                    "edition": h.edition,
+                    "editions": list(h.editions),
+                    "number": h.number or None,
+                    "kind": h.kind,
+                    "title": h.title,
+                    "snippet": snippet.replace("\x01", "").replace("\x02", ""),
+                    "score": h.score,
+                    **({"parallel": self.counterparts.get(i)} if self.parallel else {}),
+                }
+                for i, (h, snippet) in enumerate(zip(found.hits, self.snippets))
+            ],
+        }
+
+
+def search(
+    lib: Library,
+    query: str,
+    *,
+    edition: str | None = None,
+    all_editions: bool = False,
+    lang: str | None = None,
+    section: str | None = None,
+    limit: int = 10,
+) -> Search:
+    """Search the rules, examples and glossary entries of `edition`, or of every edition of the
+    language (`all_editions`), or else of the newest edition of `lang` (by default the query's
+    language, from its script; if that edition has nothing, the older ones). `section` keeps
+    entries at or below that number. (crlookup.api adds each hit's counterpart in another
+    language, `search --parallel`.)"""
+    prefix = str(numbers.parse(section)) if section else None
+    if edition:
+        info = lib.edition(edition)
+        if lang and lang != info.lang:
+            raise BadInput(
+                _("--lang {lang} does not match edition {edition} ({edition_lang})").format(
+                    lang=lang, edition=info.id, edition_lang=info.lang
+                )
+            )
+        lang, scope = info.lang, (info.id,)
+    else:
+        lang = lang or detect_lang(query)
+        scope = None if all_editions else (lib.edition(lang=lang).id,)
+    ix = index(lib, lang)
+    found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
+    widened = None
+    if not found.hits and scope and not edition:
+        found = ix.search(query, editions=None, prefix=prefix, limit=limit)
+        widened = scope[0] if found.hits else None
+    return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits), widened)
+
+
+def index(lib: Library, lang: str) -> Index:
+    """The open index of `lang`, once per open library (many searches: one opening)."""
+    if lang not in LANGS:  # checked before the key is kept
+        return Index(lib.index_path, lang)
+    return lib.memo(("index", lang), lambda: Index(lib.index_path, lang))

@@ -1,0 +1,686 @@
+"""Cards in the library: their database, finding a card by its name, searching their text.
+
+`build` turns the card file (crlookup.sources.cards) into one SQLite file beside the rules,
+`cards.sqlite`: each card as JSON, the names it is found by, and an FTS5 index of its name,
+type line and Oracle text. (Cards are indexed with SQLite's own FTS5 rather than whoosh: a
+whoosh index of the 34,565 cards took 5.8 s to build on two processes, FTS5 0.3 s; the
+rules keep whoosh for its Russian and Polish analysis.)
+
+Names are matched as a judge types them (`name_key`): case, accents, apostrophes and
+punctuation aside ("jace the mind sculptor", "lim dul", "circle of protection red"). A card
+is found by its whole name, a face's name ("Stomp", "Insectile Aberration"), or the part of
+its name before the comma ("Teferi", for the Teferis); then by words that begin its name's
+words ("teferi hero"); then by rapidfuzz, for misspellings ("Giant Spidr").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import unicodedata
+from typing import TYPE_CHECKING, NamedTuple
+
+from crlookup.core.errors import MAX_WORDS, CardQueryError, QueryError
+from crlookup.core.i18n import _
+from crlookup.core.model import Card, Face, Source
+from crlookup.core.words import bases
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+CARDS_DB = (
+    "cards.sqlite"  # its layout is part of crlookup.library.database.SCHEMA: raise that on a change
+)
+MAX_NAME = 200  # the longest card name has 141 characters
+# what a name key names, best first: a card's whole name, a face's, the part before a comma
+NAME, FACE, SHORT = 0, 1, 2
+_FUZZY_CUTOFF = 85  # rapidfuzz ratio: "giant spidr" scores 96, "serra angle" 91
+_FUZZY_MARGIN = 5  # the best is taken alone when it leads the next card by this much
+_APOSTROPHES = re.compile(r"['’‘`]")
+_NON_WORD = re.compile(r"[\W_]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def name_key(text: str) -> str:
+    """A name as it is matched: case-folded, without accents, apostrophes or punctuation."""
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    text = text.replace("æ", "ae").replace("œ", "oe").replace("ø", "o")
+    return " ".join(_NON_WORD.sub(" ", _APOSTROPHES.sub("", text)).split())
+
+
+def _keys_of(name: str, faces: list[str] | None = None) -> set[tuple[str, int]]:
+    """The (key, kind) pairs a card is found by: its name, its faces' (`faces`, else those
+    of "A // B": A and B), the part before a comma."""
+    faces = faces if faces is not None else name.split(" // ")
+    out = {(name_key(name), NAME)}
+    for face in faces:
+        out.add((name_key(face), FACE))
+    for part in {name, *faces}:
+        head, comma, _rest = part.partition(", ")
+        if comma and " // " not in head and len(name_key(head)) >= 3:
+            out.add((name_key(head), SHORT))
+    best = {}
+    for key, kind in out:
+        if key and kind < best.get(key, 9):
+            best[key] = kind
+    return set(best.items())
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _loads(text: str) -> Card:
+    name, layout, faces, keywords, identity, melds, alchemy, source = json.loads(text)
+    return Card(
+        name,
+        layout,
+        tuple(Face(*f) for f in faces),
+        tuple(keywords),
+        tuple(identity),
+        melds,
+        alchemy,
+        Source(*source) if source else None,
+    )
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class Candidate(NamedTuple):
+    """A card a name may mean, with how well it fits (100: exactly)."""
+
+    name: str
+    type_line: str
+    mana_cost: str
+    score: float
+
+    def to_dict(self) -> dict:
+        return self._asdict()
+
+
+class Found(NamedTuple):
+    """What a name found: one card (`card`), or several that fit as well (`candidates`, best
+    first), or none (`card` None, `candidates` the nearest names). `how`: "exact", "face",
+    "partial", "fuzzy", "ambiguous" or "none"."""
+
+    query: str
+    card: Card | None
+    how: str
+    candidates: list[Candidate]
+
+    def to_dict(self) -> dict:
+        return {
+            "query": self.query,
+            "match": self.how,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
+
+
+class Mention(NamedTuple):
+    """A card named in running text: where, as written, and the card (or the cards a short
+    name fits: "Thalia" is two)."""
+
+    start: int
+    end: int
+    typed: str
+    cards: tuple[int, ...]
+    how: str  # "exact", "face", "partial" (a short name), "fuzzy"
+
+
+# words after which a name is read as a card's: the card's owner ("my Shock", "his Island"),
+# a subject that plays it ("I Clone", "he Fogs"; for names that are rules words), or playing
+# it (also for names that are rules terms: "cast Vigilance")
+OWNER_CUES = frozenset(
+    {
+        "my",
+        "his",
+        "her",
+        "their",
+        "your",
+        "our",
+        "opponents",
+        "мой",
+        "моя",
+        "моё",
+        "мое",
+        "мои",
+        "моего",
+        "моей",
+        "моему",
+        "моим",
+        "его",
+        "её",
+        "ее",
+        "их",
+        "твой",
+        "твоя",
+        "ваш",
+    }
+)
+SUBJECT_CUES = frozenset({"i", "he", "she", "they", "we", "you", "я", "он", "она", "они"})
+CAST_CUES = frozenset(
+    {
+        "cast",
+        "casts",
+        "casting",
+        "play",
+        "plays",
+        "played",
+        "playing",
+        "named",
+        "resolve",
+        "resolves",
+        "кастую",
+        "кастует",
+        "разыгрываю",
+        "разыгрывает",
+        "сыграл",
+        "сыграла",
+    }
+)
+_SMALL = frozenset(
+    {
+        "of",
+        "the",
+        "to",
+        "a",
+        "an",
+        "and",
+        "in",
+        "on",
+        "for",
+        "from",
+        "with",
+        "at",
+        "by",
+        "or",
+        "into",
+        "en",
+        "de",
+        "la",
+        "le",
+        "s",
+    }
+)
+_TEXT_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_CLAUSE_START = '.?!:;"“«(—'
+MAX_NAME_WORDS = 8  # longer names are written out whole only by the few who paste them
+_FUZZY_NAME = 90  # rapidfuzz ratio for a misspelt name in text ("Glistner Elf" 96)
+
+
+class CardHit(NamedTuple):
+    """A card found by `Cards.search`: its snippet has the matched words between \x01, \x02."""
+
+    name: str
+    type_line: str
+    mana_cost: str
+    snippet: str
+    score: float
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "type_line": self.type_line,
+            "mana_cost": self.mana_cost,
+            "snippet": self.snippet.replace("\x01", "").replace("\x02", ""),
+            "score": self.score,
+        }
+
+
+class CardResults(NamedTuple):
+    hits: list[CardHit]
+    query: str  # as searched, after spelling corrections
+    corrections: list[tuple[str, str]]
+    relaxed: bool  # no card has every word: cards with some of them
+
+
+def check_name(name: str) -> str:
+    """The name, stripped; CardQueryError for one that cannot name a card."""
+    if _CONTROL.search(name):
+        raise CardQueryError(_("a card name without control characters, please"))
+    name = name.strip()
+    if len(name) > MAX_NAME:
+        raise CardQueryError(
+            _("a card name of at most {count} characters, please").format(count=MAX_NAME)
+        )
+    if not name_key(name):
+        raise CardQueryError(_("expected a card name, found {found!r}").format(found=name))
+    return name
+
+
+class Cards:
+    """The card database of a built library, open for reading."""
+
+    def __init__(self, path: str):
+        from crlookup.library.database import connect
+
+        self.db = connect(path)
+        self._keys: list[str] | None = None
+        self._vocabulary: dict[str, int] | None = None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __len__(self) -> int:
+        return int(self.db.execute("SELECT value FROM meta WHERE key = 'count'").fetchone()[0])
+
+    @property
+    def keys(self) -> list[str]:
+        """Every name key, sorted: what a misspelt name is matched against when no name with
+        its first letter is near enough (read once, on first use)."""
+        if self._keys is None:
+            blob = self.db.execute("SELECT value FROM meta WHERE key = 'keys'").fetchone()[0]
+            self._keys = blob.split("\n")
+        return self._keys
+
+    def named_in(
+        self,
+        text: str,
+        *,
+        known: Callable[[str], bool],
+        rules: Callable[[str], bool],
+        term: Callable[[str], bool],
+        fuzzy: bool = True,
+    ) -> list[Mention]:
+        """The cards a text names, longest names first, read as a judge reads them.
+
+        `known`: a word the rules or players use ("push", "humility"); `rules`: a word of the
+        rules ("island", "goblin"); `term`: a rules term ("vigilance", "library"). A name
+        counts when the text reads it as one:
+        - capitalised (its words all, small words aside), unless it is a term (then only
+          after "cast", "play", "named": "cast Vigilance") or one word of the rules (then
+          after its owner or a subject: "my Island", "I Clone"); a single word at the start
+          of a sentence only if it is no word of the rules ("Humility is out");
+        - the part of a name before its comma ("Thalia") when it fits several cards, or one
+          and is four letters or more and no word of the rules ("Azusa"; not "Bob");
+        - written lowercase, if it has several words after its owner or "cast" ("cast dryad
+          arbor"), or a word of it is not `known` ("glistener elf") and it has several words
+          or is a whole name of six letters or more ("thragtusk").
+        Possessives and inflections are read ("Giant Spider's", "I Shocked it", "he Fogs",
+        "Lightning Helix'd"); with `fuzzy`, runs of capitalised words are matched to
+        misspelt names ("Glistner Elf").
+        """
+        words = [(m.start(), m.end(), m.group()) for m in _TEXT_WORD.finditer(text)]
+        keys = [name_key(w) for _s, _e, w in words]
+        forms = {
+            (i, n): self._forms(words, keys, i, n)
+            for i in range(len(words))
+            for n in range(1, min(MAX_NAME_WORDS, len(words) - i) + 1)
+        }
+        present = self._present({f for fs in forms.values() for f in fs})
+        out: list[Mention] = []
+        i = 0
+        while i < len(words):
+            found = self._name_at(text, words, keys, i, forms, present, known, rules, term)
+            if found is None and fuzzy:
+                found = self._misspelt_at(text, words, keys, i, known)
+            if found is None:
+                i += 1
+                continue
+            n, mention = found
+            out.append(self._same_as_before(mention, out))
+            i += n
+        return out
+
+    def _same_as_before(self, mention: Mention, before: list[Mention]) -> Mention:
+        """A name that is the short name of a card named before it is that card: "Urborg,
+        Tomb of Yawgmoth ... is Urborg a Mountain?" (not the card named Urborg)."""
+        key = name_key(re.sub(r"['’][sd]$", "", mention.typed))
+        for earlier in before:
+            for card_id in earlier.cards:
+                name = self.get(card_id).name
+                if key != name_key(name) and key in {
+                    name_key(n.partition(", ")[0]) for n in (name, *name.split(" // "))
+                }:
+                    return mention._replace(cards=(card_id,), how="partial")
+        return mention
+
+    @staticmethod
+    def _forms(words, keys, i: int, n: int) -> list[str]:
+        """The keys the `n` words from word `i` may be a name as: as written, without a
+        possessive ("Giant Spider's", "Lightning Helix'd"), or, capitalised, without an
+        inflection ("Shocked", "Fogs", "Giant Growthed")."""
+        key = " ".join(keys[i : i + n])
+        last = words[i + n - 1][2]
+        forms = [key]
+        if last[-2:] in ("'s", "’s", "'d", "’d"):
+            forms.append(key[:-1])
+        if last[:1].isupper() and not last.isupper():
+            head = key.rsplit(" ", 1)[0] + " " if n > 1 else ""
+            forms += [head + b for b in sorted(bases(keys[i + n - 1]) - {keys[i + n - 1]})]
+        return forms
+
+    def _present(self, keys: set[str]) -> set[str]:
+        """Those of `keys` that name a card (one indexed look-up per 500)."""
+        keys, found = list(keys), set()
+        for at in range(0, len(keys), 500):
+            chunk = keys[at : at + 500]
+            rows = self.db.execute(
+                f"SELECT DISTINCT key FROM names WHERE key IN ({','.join('?' * len(chunk))})", chunk
+            )
+            found |= {r[0] for r in rows}
+        return found
+
+    def _name_at(self, text, words, keys, i, forms, present, known, rules, term):
+        """(words taken, Mention) of the longest name starting at word `i`, if it reads as one."""
+        for n in range(min(MAX_NAME_WORDS, len(words) - i), 0, -1):
+            for form in forms[(i, n)]:
+                if form not in present:
+                    continue
+                rows = self.by_key(form)
+                best = rows[0][1]
+                ids = [c for c, kind, _a in rows if kind == best]
+                paper = [c for c, kind, alchemy in rows if kind == best and not alchemy] or ids
+                if not self._reads_as_name(
+                    text, words, keys, i, n, form, best, len(paper), known, rules, term
+                ):
+                    continue
+                start, end = words[i][0], words[i + n - 1][1]
+                typed = text[start:end]
+                if len(paper) > 1:  # "Rampant Growth" rather than "Rampant, Growth"
+                    cards = self._cards(paper)
+                    exact = [
+                        c
+                        for c in paper
+                        if name_key(cards[c].name) == form
+                        and cards[c].name.casefold() == typed.casefold()
+                    ]
+                    paper = exact or paper
+                return n, Mention(
+                    start, end, typed, tuple(paper), ("exact", "face", "partial")[best]
+                )
+        return None
+
+    @staticmethod
+    def _reads_as_name(text, words, keys, i, n, key, kind, count, known, rules, term) -> bool:
+        before = text[: words[i][0]].rstrip()
+        prev = keys[i - 1] if i > 0 and before[-1:].isalnum() else ""
+        span = [w for _s, _e, w in words[i : i + n]]
+        plain = [name_key(re.split("['’]", w)[0]) for w in span]  # "What's" is "what"
+        significant = [w for w, k in zip(span, plain) if k not in _SMALL] or span
+        single = len(significant) == 1
+        if not all(w[:1].isupper() for w in significant):  # written lowercase
+            if not single and prev in OWNER_CUES | CAST_CUES:
+                return True  # "can i cast dryad arbor", "my giant spider"
+            distinctive = any(not known(k) and len(k) >= 4 for k in plain)
+            return distinctive and (n > 1 or (kind == NAME and len(key) >= 6))
+        if term(key):
+            return prev in CAST_CUES
+        if single and rules(plain[-1]):
+            return prev in OWNER_CUES or prev in SUBJECT_CUES or prev in CAST_CUES
+        if kind == SHORT and count == 1 and prev not in OWNER_CUES | CAST_CUES:
+            return len(key) >= 4 and not rules(key)
+        return True
+
+    def _misspelt_at(self, text, words, keys, i, known):
+        """A run of capitalised words from word `i` that is a misspelt name ("Glistner Elf")."""
+        before = text[: words[i][0]].rstrip()
+        if not words[i][2][:1].isupper() or (not before or before[-1] in _CLAUSE_START):
+            return None
+        n = 0
+        while (
+            i + n < len(words)
+            and n < MAX_NAME_WORDS
+            and (words[i + n][2][:1].isupper() or (keys[i + n] in _SMALL and n))
+        ):
+            n += 1
+        while n and keys[i + n - 1] in _SMALL:
+            n -= 1
+        key = " ".join(keys[i : i + n])
+        if n == 0 or len(key) < 6 or (n == 1 and known(key)):
+            return None
+        best = next(iter(self._near(key, _FUZZY_NAME, 1)), None)
+        if best is None or best[0].count(" ") != key.count(" "):
+            return None
+        rows = self.by_key(best[0])
+        paper = tuple(c for c, kind, alchemy in rows if kind == rows[0][1] and not alchemy)
+        start, end = words[i][0], words[i + n - 1][1]
+        return n, Mention(start, end, text[start:end], paper or (rows[0][0],), "fuzzy")
+
+    def card(self, name: str) -> Card | None:
+        """The card of this exact name ("Fire // Ice"), if there is one."""
+        row = self.db.execute("SELECT data FROM cards WHERE name = ?", (name,)).fetchone()
+        return _loads(row[0]) if row else None
+
+    def all(self) -> Iterable[Card]:
+        for (data,) in self.db.execute("SELECT data FROM cards ORDER BY id"):
+            yield _loads(data)
+
+    def by_key(self, key: str) -> list[tuple[int, int, bool]]:
+        """(card id, kind, alchemy) of the cards a name key names, the best kind first."""
+        return self.db.execute(
+            "SELECT n.card, n.kind, c.alchemy FROM names n JOIN cards c ON c.id = n.card "
+            "WHERE n.key = ? ORDER BY n.kind, c.alchemy, c.name",
+            (key,),
+        ).fetchall()
+
+    def _cards(self, ids: Iterable[int]) -> dict[int, Card]:
+        ids = list(dict.fromkeys(ids))
+        rows = self.db.execute(
+            f"SELECT id, data FROM cards WHERE id IN ({','.join('?' * len(ids))})", ids
+        )
+        return {i: _loads(d) for i, d in rows}
+
+    def get(self, card_id: int) -> Card:
+        return self._cards([card_id])[card_id]
+
+    def find(self, query: str) -> Found:
+        """The card a name means (see the module docstring for how names are matched)."""
+        query = check_name(query)
+        key = name_key(query)
+        rows = self.by_key(key)
+        if rows:
+            best = rows[0][1]
+            ids = [i for i, kind, _a in rows if kind == best]
+            paper = [i for i, kind, alchemy in rows if kind == best and not alchemy]
+            if len(paper) == 1 or len(ids) == 1:
+                how = ("exact", "face", "partial")[best]
+                return Found(query, self.get((paper or ids)[0]), how, [])
+            return Found(query, None, "ambiguous", self._candidates(ids, 100.0))
+        ids = self._prefixed(key)
+        if ids:
+            paper = self._paper(ids)
+            if len(paper) == 1:
+                return Found(query, self.get(paper[0]), "partial", [])
+            return Found(query, None, "ambiguous", self._candidates(paper or ids, 90.0))
+        return self._fuzzy(query, key)
+
+    def _paper(self, ids: list[int]) -> list[int]:
+        rows = self.db.execute(
+            f"SELECT id FROM cards WHERE alchemy = 0 AND id IN ({','.join('?' * len(ids))})", ids
+        )
+        kept = {r[0] for r in rows}
+        return [i for i in ids if i in kept]
+
+    def _prefixed(self, key: str, limit: int = 200) -> list[int]:
+        """Cards whose name's words begin with the key's words, in order ("teferi hero"),
+        shortest names first: names that begin so (an indexed range), else any such names."""
+        rows = self.db.execute(
+            "SELECT DISTINCT key FROM names WHERE key >= ? AND key < ? AND kind < ?",
+            (key, key + "\U0010ffff", SHORT),
+        ).fetchall()
+        words = key.split()
+        pattern = re.compile(r"(?: .*)? ".join(re.escape(w) + r"\S*" for w in words) + r"(?: .*)?$")
+        found = sorted((k for (k,) in rows if pattern.match(k)), key=lambda k: (len(k), k))
+        if not found:
+            found = self._prefixed_anywhere(words)
+        ids: list[int] = []
+        for k in found[:limit]:
+            ids += [i for i, _kind, _a in self.by_key(k) if i not in ids]
+        return ids
+
+    def _prefixed_anywhere(self, words: list[str]) -> list[str]:
+        """Name keys with words that begin with `words` anywhere ("hero dominaria"), found
+        with the FTS index of names, shortest first."""
+        expression = " AND ".join(f'name : "{w}"*' for w in words)
+        try:
+            rows = self.db.execute(
+                "SELECT c.name FROM card_text t JOIN cards c ON c.id = t.rowid "
+                "WHERE card_text MATCH ? LIMIT 500",
+                (expression,),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        pattern = re.compile(r"(?:^|.* )" + r"(?: .*)? ".join(re.escape(w) + r"\S*" for w in words))
+        keys = {key for (name,) in rows for key, _kind in _keys_of(name) if pattern.match(key)}
+        return sorted(keys, key=lambda k: (len(k), k))
+
+    def _fuzzy(self, query: str, key: str) -> Found:
+        """A misspelt name: the card whose whole name is nearest (rapidfuzz's ratio), if it
+        leads the others; else the nearest names, for the user to choose from."""
+        from rapidfuzz import fuzz, process
+
+        def cards_of(found) -> tuple[list[int], dict[int, float]]:
+            ids, scores = [], {}
+            for k, s, _i in found:
+                for i, _kind, _a in self.by_key(k):
+                    if i not in scores:
+                        ids.append(i)
+                        scores[i] = round(s, 1)
+            return self._paper(ids) or ids, scores
+
+        near = self._near(key, _FUZZY_CUTOFF, 8)
+        if near:
+            ids, scores = cards_of(near)
+            rivals = [i for i in ids[1:] if scores[i] > scores[ids[0]] - _FUZZY_MARGIN]
+            if not rivals:
+                return Found(query, self.get(ids[0]), "fuzzy", [])
+            return Found(query, None, "ambiguous", self._candidates([ids[0], *rivals], scores))
+        # nothing that close: the nearest names, partial matches included, to choose from
+        ids, scores = cards_of(process.extract(key, self.keys, scorer=fuzz.WRatio, limit=5))
+        return Found(query, None, "none", self._candidates(ids[:3], scores))
+
+    def _near(self, key: str, cutoff: float, limit: int) -> list[tuple]:
+        """The name keys nearest to `key` (rapidfuzz's ratio, at least `cutoff`), best first:
+        among those with its first letter (an indexed range; a typo seldom changes it), else
+        among all."""
+        from rapidfuzz import fuzz, process
+
+        same_start = [
+            k
+            for (k,) in self.db.execute(
+                "SELECT DISTINCT key FROM names WHERE key >= ? AND key < ?",
+                (key[0], chr(ord(key[0]) + 1)),
+            )
+        ]
+        return process.extract(
+            key, same_start, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+        ) or process.extract(key, self.keys, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
+
+    def _candidates(self, ids: list[int], scores: float | dict[int, float]) -> list[Candidate]:
+        """The cards as candidates, in the order given, each with its score (or `scores`)."""
+        cards = self._cards(ids)
+        return [
+            Candidate(
+                cards[i].name,
+                cards[i].faces[0].type_line,
+                cards[i].faces[0].mana_cost,
+                scores[i] if isinstance(scores, dict) else scores,
+            )
+            for i in ids
+        ]
+
+    # searching ---------------------------------------------------------------
+
+    @property
+    def vocabulary(self) -> dict[str, int]:
+        """Every word of the cards' names, type lines and text (folded), with how often it
+        occurs."""
+        if self._vocabulary is None:
+            blob = self.db.execute("SELECT value FROM meta WHERE key = 'vocabulary'").fetchone()[0]
+            self._vocabulary = json.loads(blob)
+        return self._vocabulary
+
+    def search(self, query: str, limit: int = 10) -> CardResults:
+        """Cards whose name, type line or text has the query's words (all of them, else some),
+        best first; phrases in quotes, AND, OR and NOT as in rules search; misspelled words
+        are corrected to the nearest word the cards use."""
+        if len(query.split()) > MAX_WORDS:
+            raise QueryError(f"a query of at most {MAX_WORDS} words, please")
+        query, corrections = self._correct(query)
+        expression = _fts(query, every_word=True)
+        hits = self._run(expression, limit)
+        relaxed = False
+        if not hits and '"' not in query and not set(query.split()) & {"AND", "OR", "NOT"}:
+            looser = _fts(query, every_word=False)
+            if looser != expression:
+                hits, relaxed = self._run(looser, limit), True
+        return CardResults(hits, query, corrections, relaxed and bool(hits))
+
+    def _run(self, expression: str, limit: int) -> list[CardHit]:
+
+        if not expression:
+            return []
+        try:
+            rows = self.db.execute(
+                "SELECT c.name, t.types, c.data, "
+                "snippet(card_text, 2, char(1), char(2), '…', 24), "
+                "bm25(card_text, 0.2, 1.0, 1.0) AS rank "
+                "FROM card_text t JOIN cards c ON c.id = t.rowid WHERE card_text MATCH ? "
+                "ORDER BY c.alchemy, rank LIMIT ?",
+                (expression, limit),
+            ).fetchall()
+        except sqlite3.OperationalError as e:
+            raise QueryError(f"cannot search the cards for {expression!r}: {e}") from None
+        out = []
+        for name, types, data, snippet, rank in rows:
+            card = _loads(data)
+            out.append(
+                CardHit(name, types, card.faces[0].mana_cost, snippet or "", round(-rank, 3))
+            )
+        return out
+
+    def _correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:
+        corrections = []
+
+        def fix(m: re.Match) -> str:
+            word = m.group(0)
+            folded = word.casefold()
+            if word in ("AND", "OR", "NOT") or len(folded) < 4 or folded in self.vocabulary:
+                return word
+            from crlookup.core.spelling import nearest
+
+            best = nearest(folded, self.vocabulary, 80)
+            if best is None:
+                return word
+            corrections.append((word, best))
+            return best
+
+        return re.sub(r"(?<![\w*])[^\W\d_]+(?![\w*])", fix, query), corrections
+
+
+_QUERY_TOKEN = re.compile(r'"[^"]*"|\(|\)|[^\s()"]+')
+
+
+def _fts(query: str, every_word: bool) -> str:
+    """The query as an FTS5 expression: words quoted (so punctuation is no syntax), phrases
+    kept, AND/OR/NOT kept, "word*" a prefix; plain words joined by AND, or by OR."""
+    parts: list[str] = []
+    for token in _QUERY_TOKEN.findall(query):
+        if token in ("AND", "OR", "NOT", "(", ")"):
+            parts.append(token)
+            continue
+        if token.startswith('"'):
+            words = re.findall(r"\w+", token)
+            if words:
+                parts.append('"' + " ".join(words) + '"')
+            continue
+        prefix = token.endswith("*")
+        for word in re.findall(r"\w+", token):
+            parts.append(f'"{word}"' + ("*" if prefix else ""))
+    while parts and parts[0] in ("AND", "OR", "NOT", ")"):
+        parts.pop(0)
+    while parts and parts[-1] in ("AND", "OR", "NOT", "("):
+        parts.pop()
+    if not every_word:
+        return " OR ".join(p for p in parts if p not in ("AND", "OR", "NOT", "(", ")"))
+    return " ".join(parts)  # terms side by side: all of them (FTS5's implicit AND)
+
+
+def open_cards(library_path: str) -> Cards | None:
+    """The card database of a library, if it has one."""
+    path = os.path.join(library_path, CARDS_DB)
+    return Cards(path) if os.path.exists(path) else None

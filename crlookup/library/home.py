@@ -1,0 +1,166 @@
+"""The library home (`CRLOOKUP_HOME`, else the per-user cache directory): which library is in
+use, the build lock, and the cleanup of what killed builds leave behind.
+
+    current              the name of the library in use (replaced atomically)
+    library-<stamp>/     one built library: library.sqlite (the rules), the search index,
+                         cards.sqlite (the cards), ask/ (what questions are read against)
+    parsed/              what was built from a source once, by its content (the card database)
+    sources/             editions the user ingested, with their manifest.json
+    .lock                held while building, so that two processes never build at once
+
+A build writes a new `library-<stamp>/` beside the current one and only then points `current`
+at it (`switch`): a failed or interrupted build leaves the previous library in use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from crlookup.core.errors import StorageError
+from crlookup.core.i18n import N_, _
+from crlookup.library.database import DB, INDEX_DIR
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def current(root: str) -> str | None:
+    """The library in use, if there is one."""
+    try:
+        with open(os.path.join(root, "current"), encoding="utf-8") as f:
+            name = f.read().strip()
+    except OSError:
+        return None
+    path = os.path.join(root, name)
+    complete = os.path.exists(os.path.join(path, DB)) and os.path.isdir(
+        os.path.join(path, INDEX_DIR)
+    )
+    return path if name and complete else None
+
+
+#: A library folder that is not the current one is removed when it is this old (seconds): a
+#: process that opened it before a build switched to the next one has finished by then.
+STALE = 600
+
+
+def tidy(root: str, path: str) -> None:
+    """Remove what builds killed too hard for their own cleanup left behind (their unfinished
+    folders, a half-written pointer, a finished library that never became current, a source
+    copy that `ingest` never recorded), unless a build is running. Costs a directory listing
+    when there is nothing to remove."""
+    import time
+
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    now = time.time()
+
+    def stale(name: str) -> bool:
+        try:
+            return now - os.stat(os.path.join(root, name)).st_mtime > STALE
+        except OSError:
+            return False
+
+    left = [n for n in names if n.startswith("build-") or (n.startswith("current.") and n.endswith(".tmp"))
+            or (n.startswith("library-") and n != os.path.basename(path) and stale(n))]  # fmt: skip
+    sources = os.path.join(root, "sources")
+    with contextlib.suppress(OSError):
+        left += [os.path.join("sources", n) for n in os.listdir(sources) if n.endswith(".tmp")]
+    if not left:
+        return
+    with contextlib.suppress(OSError), locked(root, wait=False) as mine:
+        if mine:
+            import shutil
+
+            for name in left:
+                target = os.path.join(root, name)
+                if os.path.isdir(target):
+                    shutil.rmtree(target, ignore_errors=True)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(target)
+
+
+def busy(root: str) -> bool:
+    """Whether a build holds the library's lock right now (never, where there are no locks;
+    always, where the lock cannot be opened)."""
+    try:
+        with locked(root, wait=False) as mine:
+            return mine is False
+    except OSError:
+        return True
+
+
+@contextlib.contextmanager
+def locked(root: str, wait: bool = True) -> Iterator[bool | None]:
+    """Hold the home's build lock (yields True); with `wait` false, yields False at once if
+    another process holds it, and None where there are no locks (Windows: cannot tell)."""
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, ".lock"), "a+") as handle:
+        try:
+            import fcntl
+        except ImportError:  # Windows: the atomic rename alone keeps readers safe
+            yield True if wait else None
+            return
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+#: A fresh library of the shipped sources takes about 145 MB (scripts/bench.py measures it).
+SHIPPED_MB = 200
+
+
+def storage_error(
+    e: OSError, root: str, needed: int | None = None, doing: str | None = None
+) -> StorageError | None:
+    """The one line for a failure to write in the library home `root` (a full disk, a
+    read-only home), or None for another error, or one about a file elsewhere."""
+    import errno
+    import shutil
+
+    mb = 1024 * 1024
+    where = os.path.abspath(e.filename) if isinstance(e.filename, str) else None
+    if where and not where.startswith(os.path.abspath(root)):
+        return None  # a file of the user's, not the library's
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        free = shutil.disk_usage(root).free if os.path.isdir(root) else 0
+        return StorageError(
+            _("no space left on the disk of {home} while {doing}: about {needed} MB needed, "
+              "{free} MB free").format(home=root, doing=_(doing or N_("building the library")),
+                                       needed=round((needed or SHIPPED_MB * mb) / mb),
+                                       free=round(free / mb)))  # fmt: skip
+    if e.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return StorageError(
+            _(
+                "cannot write to {home} ({reason}); set CRLOOKUP_HOME to a folder you can write to"
+            ).format(home=e.filename or root, reason=e.strerror)
+        )
+    return None
+
+
+def sweep(root: Path, keep: set[str] | None = None) -> None:
+    """Remove leftovers of interrupted builds and libraries no longer in use.
+
+    The library that was current before the last build is kept, so that a process that
+    opened it just before the switch can finish reading it.
+    """
+    import shutil
+
+    for p in root.iterdir():
+        if p.name.startswith("build-") and p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        elif p.name.startswith("current.") and p.name.endswith(".tmp"):
+            p.unlink(missing_ok=True)
+        elif keep is not None and p.name.startswith("library-") and p.name not in keep:
+            shutil.rmtree(p, ignore_errors=True)

@@ -1,0 +1,472 @@
+"""The full-text index: schema, analyzers per language, building it, and querying it.
+
+One whoosh index per language holds the rules, subrules, examples and glossary entries of
+every edition. An entry whose content is the same in several editions (most rules, from one
+update to the next) is one document, and each edition lists its documents beside the index
+(`EDITION_DOCS`), which keeps the index small, its build fast, and adding an edition to it a
+matter of that edition's new texts (`add`).
+
+Analysis per language: English is stemmed (Porter2); Russian is stemmed (Snowball) with ё
+folded to е; Polish is lowercased and accent-folded. Stop words stay in the index, so a
+phrase ("damage to a player") only matches those words in that order; they are dropped from
+plain keyword queries instead.
+
+`search` is `crlookup search`: a query over a built library, by default each rule once from
+the newest edition of the query's language.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from typing import TYPE_CHECKING, NamedTuple
+
+from crlookup.core.errors import MAX_WORDS, LibraryDamaged, QueryError
+from crlookup.core.model import fold
+from crlookup.library.database import INDEX_DIR
+
+if TYPE_CHECKING:
+    pass
+
+LANGS = ("en", "ru", "pl")
+VOCABULARY = "vocabulary.json"  # surface words and counts, for spelling correction
+STOP_WORDS = "stopwords.json"  # the language's stop words, analysed
+EDITION_DOCS = "editions.pickle"  # each edition's documents (sorted numbers): scopes and hits
+KEYS = "keys.pickle"  # each document's number by its key (content digest): for adding editions
+_WORD = re.compile(r"[^\W\d_]{2,}", re.U)
+_OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+_PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
+
+
+def _whoosh():
+    """Import whoosh (with its query module, which every search needs), leaving out the
+    modules of `_UNUSED`."""
+    whoosh_compat(query=True)
+    import whoosh.index
+
+    return whoosh
+
+
+# Modules whoosh 2.7.4 imports on start-up for one name that crlookup never calls: the module,
+# that name, and who imports it.
+_UNUSED = {
+    "urllib.request": "urlretrieve",  # whoosh.compat; http, ssl, email with it: ~35 ms
+    "whoosh.lang.morph_en": "variations",  # whoosh.query.terms, for Variations queries: ~11 ms
+}
+
+
+def whoosh_compat(query: bool = False) -> None:
+    """Import whoosh.compat (which most of whoosh imports), and whoosh.query if `query`,
+    without the modules of `_UNUSED`.
+
+    While they are imported, each unused module is a stand-in whose one name imports the
+    real module on its first call; the stand-ins are removed right after, so any other import
+    of those modules gets the real ones.
+    """
+    wanted = ["whoosh.compat"] + (["whoosh.query"] if query else [])
+    if all(name in sys.modules for name in wanted):
+        return
+    import importlib
+    import types
+
+    def deferred(module: str, name: str):
+        def call(*args, **kwargs):
+            return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+        return call
+
+    stand_ins = {}
+    for module, name in _UNUSED.items():
+        if module not in sys.modules:
+            stand_ins[module] = types.ModuleType(module)
+            setattr(stand_ins[module], name, deferred(module, name))
+    sys.modules.update(stand_ins)
+    try:
+        for module in wanted:
+            importlib.import_module(module)
+    finally:
+        for module, stand_in in stand_ins.items():
+            if sys.modules.get(module) is stand_in:
+                del sys.modules[module]
+
+
+def analyzer(lang: str):
+    _whoosh()
+    from whoosh.analysis import CharsetFilter, LowercaseFilter, RegexTokenizer, StemFilter
+    from whoosh.support.charset import accent_map
+
+    tokens = RegexTokenizer() | LowercaseFilter()
+    # stems are cached without bound (cachesize=-1, a plain dict): the rules have some 20,000
+    # distinct words, and whoosh's bounded cache counts every use (~7% of the index build)
+    if lang == "en":
+        from whoosh.lang.porter2 import stem
+
+        return tokens | StemFilter(stemfn=stem, cachesize=-1)
+    if lang == "ru":
+        return tokens | CharsetFilter({ord("ё"): "е"}) | StemFilter(lang="ru", cachesize=-1)
+    return tokens | CharsetFilter(accent_map)
+
+
+def schema(lang: str):
+    """One index per language: its text fields use that language's analyzer."""
+    _whoosh()
+    from whoosh.fields import ID, STORED, TEXT, Schema
+
+    a = analyzer(lang)
+    return Schema(
+        key=ID(unique=True, stored=True),
+        kind=ID(stored=True),
+        number=ID(stored=True),
+        title=STORED,
+        body=TEXT(analyzer=a),  # the title, then the text and examples: one field to match
+        text=STORED,
+    )
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _load(folder: str, name: str, default):
+    import pickle
+
+    try:
+        with open(os.path.join(folder, name), "rb") as f:
+            return pickle.load(f)
+    except FileNotFoundError:
+        return default
+
+
+def _load_json(folder: str, name: str, default):
+    try:
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return default
+
+
+# --------------------------------------------------------------------------- searching
+
+
+class Hit(NamedTuple):
+    number: str
+    kind: str
+    lang: str
+    edition: str  # the newest edition in scope that has this text
+    editions: tuple[str, ...]  # every edition with exactly this text
+    title: str
+    text: str
+    score: float
+    found: object  # whoosh's hit, for `Index.snippet`
+
+
+class Results(NamedTuple):
+    hits: list[Hit]
+    query: str  # the query as searched (after spelling corrections)
+    corrections: list[tuple[str, str]]  # (typed, searched instead)
+    relaxed: bool  # after the entries with every word (if any), entries with some of them
+    complete: int  # how many of the hits have every word
+
+
+def detect_lang(query: str) -> str:
+    """The query's language from its script: Cyrillic is Russian, anything else English."""
+    return "ru" if re.search(r"[\u0400-\u04ff]", query) else "en"
+
+
+class Index:
+    """The open index of one language, for many queries in one process."""
+
+    def __init__(self, directory: str, lang: str):
+        whoosh = _whoosh()
+        if lang not in LANGS:
+            raise QueryError(f"no index for language {lang!r} (there are: {', '.join(LANGS)})")
+        self.lang = lang
+        self.folder = os.path.join(directory, lang)
+        try:
+            self.ix = whoosh.index.open_dir(self.folder)
+            self.searcher = self.ix.searcher()
+        except Exception as e:  # noqa: BLE001 (a damaged index fails in whatever way whoosh reads it)
+            raise self._damaged(e) from None
+        self._vocab: dict[str, int] | None = None
+        self._stop: frozenset[str] | None = None
+        self._scopes: dict[tuple, set[int] | None] = {}
+        self._edition_docs: dict | None = None
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    def check(self) -> None:
+        """Read every term of the index and a few stored texts: `LibraryDamaged` if whoosh
+        cannot (crlookup.doctor runs this for each language)."""
+        try:
+            reader = self.searcher.reader()
+            terms = sum(1 for _ in reader.all_terms())
+            stored = [fields for _n, fields in zip(range(20), reader.iter_docs())]
+        except Exception as e:  # noqa: BLE001 (a damaged index fails in whatever way whoosh reads it)
+            raise self._damaged(e) from None
+        if not terms or not stored:
+            raise self._damaged(ValueError("no documents"))
+
+    def _damaged(self, e: Exception) -> LibraryDamaged:
+        what = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+        part = f"{INDEX_DIR}/{self.lang}"
+        return LibraryDamaged(part, self.folder, what)
+
+    @property
+    def stop_words(self) -> frozenset[str]:
+        """The language's stop words as index terms (analysed once, when the index was built)."""
+        if self._stop is None:
+            with open(os.path.join(self.folder, STOP_WORDS), encoding="utf-8") as f:
+                self._stop = frozenset(json.load(f))
+        return self._stop
+
+    @property
+    def vocabulary(self) -> dict[str, int]:
+        """Every word of the indexed text (folded) with how often it occurs."""
+        if self._vocab is None:
+            with open(os.path.join(self.folder, VOCABULARY), encoding="utf-8") as f:
+                self._vocab = json.load(f)
+        return self._vocab
+
+    def correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:
+        """Replace words the editions never use by the nearest word they do (crlookup.spelling)."""
+        corrections = []
+        reader = self.searcher.reader()
+        analyze = self.ix.schema["body"].analyzer
+
+        def known(word: str) -> bool:
+            terms = [t.text for t in analyze(word)]
+            return all(reader.doc_frequency("body", t) for t in terms)
+
+        def fix(m: re.Match) -> str:
+            word = m.group(0)
+            folded = fold(word)
+            wildcard = (m.end() < len(query) and query[m.end()] in "*?") or (
+                m.start() > 0 and query[m.start() - 1] in "*?"
+            )
+            if word in _OPERATORS or len(folded) < 4 or wildcard or known(word):
+                return word
+            vocab = self.vocabulary
+            if folded in vocab:
+                return word
+            from crlookup.core.spelling import nearest
+
+            best = nearest(folded, vocab, 75)
+            if best is None:
+                return word
+            corrections.append((word, best))
+            return best
+
+        return _WORD.sub(fix, query), corrections
+
+    def search(
+        self,
+        query: str,
+        *,
+        editions: tuple[str, ...] | None = None,
+        prefix: str | None = None,
+        limit: int = 10,
+    ) -> Results:
+        """Ranked hits for `query` among entries in `editions` (all if None).
+
+        `prefix` keeps entries at or below a number ("702", "702.19"); a number written in
+        the query does the same. Words the editions never use are corrected. When fewer than
+        `limit` entries have every word of a plain query (no operators, no phrase), entries
+        with some of them follow (`relaxed`).
+        """
+        from crlookup.core.numbers import WRITTEN, read_lookalikes
+
+        query = read_lookalikes(query)
+        if len(query.split()) > MAX_WORDS:
+            raise QueryError(f"a query of at most {MAX_WORDS} words, please")
+        numbers = WRITTEN.findall(query)
+        text = WRITTEN.sub(" ", query).strip()
+        if numbers and not prefix:
+            prefix = numbers[0]
+        text, corrections = self.correct(text) if text else ("", [])
+        allowed = self._documents(editions, prefix)
+        if allowed is not None and not allowed:  # nothing in scope (whoosh reads {} as no filter)
+            return Results([], text or query, corrections, False, 0)
+
+        def run(parsed):
+            try:
+                return self.searcher.search(parsed, filter=allowed, limit=limit, terms=True)
+            except RecursionError:
+                raise QueryError(f"the query is too deeply nested: {text[:60]!r}") from None
+            except (IndexError, ValueError, AssertionError):
+                # whoosh's block-quality skipping trips over some query shapes; the plain
+                # collector gives the same ranking, only slower
+                try:
+                    return self.searcher.search(
+                        parsed, filter=allowed, limit=limit, terms=True, optimize=False
+                    )
+                except Exception as e:  # noqa: BLE001 (whoosh fails in assorted ways on odd queries)
+                    self.check()  # unless the index itself is damaged
+                    raise QueryError(f"cannot search for {text!r}: {e}") from None
+
+        relaxed = False
+        if text:
+            # (a comprehension, not list(): list() asks whoosh for len(), which counts every match)
+            found = list(run(self._parse(text, every_word=True)))
+            complete = len(found)
+            plain = not (_OPERATORS & set(text.split()) or '"' in text)
+            if len(found) < limit and plain and len(_WORD.findall(text)) > 1:
+                # fewer than asked for have every word: follow them with those having some
+                more = run(self._parse(text, every_word=False))
+                seen = {h.docnum for h in found}
+                extra = [h for h in more if h.docnum not in seen][: limit - len(found)]
+                relaxed = bool(extra)
+                found += extra
+        else:
+            if not prefix:
+                return Results([], query, corrections, False, 0)
+            listing = self.searcher.search(
+                _at_or_below(prefix), filter=allowed, limit=limit, sortedby="number"
+            )
+            found = list(listing)
+            complete = len(found)
+        hits = [self._hit(h, editions) for h in found]
+        return Results(hits, text or query, corrections, relaxed, complete)
+
+    def _documents(self, editions: tuple[str, ...] | None, prefix: str | None) -> set[int] | None:
+        """The documents in scope, as a filter set for whoosh; None for the whole index.
+
+        Editions' documents were listed when the index was built; numbers are looked up
+        once per open index. (A filter query would make whoosh count every document in
+        scope on every search; joining the scope to the query costs more per query.)
+        """
+        key = (editions, prefix)
+        if key not in self._scopes:
+            docs = None
+            if editions:
+                docs = set().union(*(self.edition_docs.get(e, ()) for e in editions))
+            if prefix:
+                under = set(self.searcher.docs_for_query(_at_or_below(prefix)))
+                docs = under if docs is None else docs & under
+            self._scopes[key] = docs
+        return self._scopes[key]
+
+    def _parse(self, text: str, every_word: bool):
+        """The whoosh query for `text`: all its words (AND) or any of them (OR).
+
+        Plain words become term queries directly; anything with syntax (quotes, operators,
+        parentheses, wildcards) goes through whoosh's query parser. Stop words are dropped
+        from plain terms, never from phrases.
+        """
+        from whoosh import query as q
+
+        stop = self.stop_words
+        if _PLAIN.fullmatch(text) and not (_OPERATORS & set(text.split())):
+            analyze = self.ix.schema["body"].analyzer
+            terms = [t.text for t in analyze(text)]
+            kept = [q.Term("body", t) for t in terms if t not in stop] or [
+                q.Term("body", t) for t in terms
+            ]
+            if not kept:
+                return q.NullQuery
+            return q.And(kept) if every_word else q.Or(kept, scale=0.9)
+        from whoosh import qparser
+
+        group = qparser.AndGroup if every_word else qparser.OrGroup.factory(0.9)
+        parser = qparser.QueryParser("body", self.ix.schema, group=group)
+        parser.remove_plugin_class(qparser.FieldsPlugin)  # "word:" is text, not a field name
+        parser.remove_plugin_class(qparser.BoostPlugin)
+        try:
+            parsed = parser.parse(text)
+        except Exception as e:  # noqa: BLE001 (whoosh raises assorted errors on odd syntax)
+            raise QueryError(f"cannot read the query {text!r}: {e}") from None
+
+        def drop_stop_words(node):
+            if isinstance(node, q.Term) and node.text in stop:
+                return q.NullQuery
+            return node
+
+        cleaned = parsed.accept(drop_stop_words).normalize()
+        return parsed if cleaned is q.NullQuery else cleaned
+
+    def _editions_of(self, docnum: int) -> tuple[str, ...]:
+        """The editions a document is in, oldest first."""
+        from bisect import bisect_left
+
+        found = []
+        for edition, docs in self.edition_docs.items():
+            i = bisect_left(docs, docnum)
+            if i < len(docs) and docs[i] == docnum:
+                found.append(edition)
+        return tuple(found)
+
+    @property
+    def edition_docs(self) -> dict:
+        if self._edition_docs is None:
+            self._edition_docs = _load(self.folder, EDITION_DOCS, {})
+        return self._edition_docs
+
+    def _hit(self, hit, scope: tuple[str, ...] | None) -> Hit:
+        stored = hit.fields()
+        all_editions = self._editions_of(hit.docnum)
+        in_scope = [e for e in all_editions if not scope or e in scope] or list(all_editions)
+        return Hit(
+            number=stored.get("number", ""),
+            kind=stored.get("kind", ""),
+            lang=self.lang,
+            edition=in_scope[-1],
+            editions=all_editions,
+            title=stored.get("title", ""),
+            text=stored.get("text", ""),
+            score=round(hit.score or 0.0, 3),
+            found=hit,
+        )
+
+    def snippet(self, hit: Hit) -> str:
+        """The hit's text around the matched words, which are set between \x01 and \x02."""
+        from whoosh import highlight
+
+        text, found = hit.text, hit.found
+        snippet = ""
+        if found.results.has_matched_terms() and found.matched_terms():
+            hl = highlight.Highlighter(
+                fragmenter=highlight.ContextFragmenter(maxchars=300, surround=70),
+                formatter=_Markers(),
+            )
+            snippet = hl.highlight_hit(found, "body", text=text, top=2) or ""
+        return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+def _at_or_below(number: str):
+    """Entries numbered `number` or below it: 7 -> 7xx; 702 -> 702.x; 702.19 -> 702.19a..."""
+    from whoosh import query as q
+
+    if "." in number:
+        if number[-1].isdigit():  # a rule: itself and its subrules, not 702.190
+            return q.Regex("number", re.escape(number) + "[a-z]*$")
+        return q.Term("number", number)
+    if len(number) == 1:
+        return q.Prefix("number", number)
+    return q.Or([q.Term("number", number), q.Prefix("number", number + ".")])
+
+
+class _Markers:
+    """A whoosh highlight formatter that marks matched words with \\x01...\\x02."""
+
+    def __call__(self, text, fragments):
+        return self.format(fragments)
+
+    def format(self, fragments, replace=False):
+        out = []
+        for fragment in sorted(fragments, key=lambda f: f.startchar):
+            text, pos, parts = fragment.text, fragment.startchar, []
+            for t in fragment.matches:
+                if t.startchar < pos:
+                    continue
+                parts.append(text[pos : t.startchar])
+                parts.append("\x01" + text[t.startchar : t.endchar] + "\x02")
+                pos = t.endchar
+            parts.append(text[pos : fragment.endchar])
+            piece = "".join(parts).strip()
+            if fragment.startchar > 0:
+                piece = "…" + piece
+            if fragment.endchar < len(text.rstrip()):
+                piece += "…"
+            out.append(piece)
+        return " ".join(out).replace("……", "… …")

@@ -1,0 +1,494 @@
+"""The read side of a built library: what it holds and how it is queried (editions, entries,
+glossary, citations).
+
+One SQLite file, written by the build (crlookup.build runs the stages: crlookup.editions
+writes the editions, crlookup.align the alignments, and makes a build atomic).
+`Library` answers lookups by number, subtrees, who-cites-what and exports without parsing
+anything again, and opens the cards built beside it (`Library.cards`, crlookup.cards), or
+says why there are none. Nothing here writes the database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import NamedTuple
+
+from crlookup.core import numbers
+from crlookup.core.errors import CardsUnavailable, LibraryDamaged, NotFound, NumberError
+from crlookup.core.i18n import _
+from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
+from crlookup.library.database import INDEX_DIR
+
+#: Sections whose rules are named keyword actions and abilities (502: before July 2009).
+KEYWORD_SECTIONS = ("701", "702", "502")
+
+
+def sort_string(number: str) -> str:
+    """A string that sorts like the number and whose subtree is a contiguous range."""
+    n = numbers.parse(number)
+    parts = [str(n.chapter)]
+    if n.section >= 10:
+        parts.append(f"{n.section:03d}")
+    if n.rule is not None:
+        parts.append(f"{n.rule:04d}")
+    if n.letters:
+        parts.append(f"{len(n.letters)}{n.letters}")
+    return ".".join(parts)
+
+
+class EditionInfo(NamedTuple):
+    """An edition as listed: identity, provenance and counts, without its rules."""
+
+    id: str
+    lang: str
+    date: date
+    title: str
+    source: str
+    partial: bool
+    counts: dict
+    notes: tuple[str, ...]
+    format: str = ""  # of its source file (crlookup.sources.FORMATS)
+    origin: str = ""  # "shipped", or "user" for an edition the user ingested
+
+    @property
+    def official(self) -> bool:
+        """Wizards' own text file, as published (not a conversion, a scrape or a translation)."""
+        return self.format in ("text", "archive")
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "lang": self.lang,
+            "date": self.date.isoformat(),
+            "title": self.title,
+            "source": self.source,
+            "format": self.format,
+            "official": self.official,
+            "origin": self.origin,
+            "partial": self.partial,
+            "counts": self.counts,
+        }
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _refs_load(text: str) -> tuple[Reference, ...]:
+    return tuple(Reference(t, f, last, tuple(targets)) for t, f, last, targets in json.loads(text))
+
+
+def _rule(row: sqlite3.Row) -> Rule:
+    return Rule(
+        number=row["number"],
+        kind=row["kind"],
+        text=row["text"],
+        source=Source(row["file"], row["line"]),
+        title=row["title"],
+        examples=tuple(json.loads(row["examples"])),
+        refs=_refs_load(row["refs"]),
+        cards=tuple(json.loads(row["cards"])),
+        translations=tuple(tuple(t) for t in json.loads(row["translations"])),
+    )
+
+
+def _glossary_entry(row: sqlite3.Row) -> GlossaryEntry:
+    return GlossaryEntry(
+        term=row["term"],
+        definition=row["definition"],
+        source=Source(row["file"], row["line"]),
+        headwords=tuple(json.loads(row["headwords"])),
+        see=row["see"],
+        obsolete=bool(row["obsolete"]),
+        refs=_refs_load(row["refs"]),
+        english=row["english"],
+        unofficial=bool(row["unofficial"]),
+        translations=tuple(tuple(t) for t in json.loads(row["translations"])),
+    )
+
+
+@dataclass(frozen=True)
+class RuleLookup:
+    """A rule as `crlookup rule` shows it: the entry, the entries below it (its subrules; for a
+    section or chapter, its rules; none for "702.19."), what cites it, and any other entry
+    Wizards printed with the same number in that edition (a numbering slip)."""
+
+    edition: str
+    rule: Rule
+    below: tuple[Rule, ...]
+    cited_by: tuple[str, ...]
+    twins: tuple[Rule, ...] = ()
+
+    def to_dict(self) -> dict:
+        data = self.rule.to_dict(self.edition)
+        data["children"] = [r.to_dict(self.edition) for r in self.below]
+        data["cited_by"] = list(self.cited_by)
+        if self.twins:
+            data["twins"] = [r.to_dict(self.edition) for r in self.twins]
+        return data
+
+
+class Library:
+    """A built library, open for reading."""
+
+    def __init__(self, path: str, db: sqlite3.Connection):
+        self.path = path
+        self.db = db
+        self._cards = None
+        self._editions: list[EditionInfo] | None = None
+        self._memo: dict = {}
+
+    def close(self) -> None:
+        self.db.close()
+        if self._cards is not None:
+            self._cards.close()
+        for value in self._memo.values():
+            if hasattr(value, "close"):
+                value.close()
+
+    def memo(self, key, make):
+        """What `make()` returns, made once for this open library and kept with it: the caches
+        of the features (an open index, an edition's lexicon and vectors, the embedding model)
+        live here, never in a module, so that they go with the library they were read from."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = make()
+            return value
+
+    @property
+    def pending(self) -> int:
+        """How many editions are still to be added to this library (after a first build that
+        put the newest in first); 0 when it is complete."""
+        return (self.meta("stamp") or {}).get("pending", 0)
+
+    def meta(self, key: str):
+        """What the build recorded under `key` (JSON), or None."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    @property
+    def cards_error(self) -> str | None:
+        """Why the library has no cards (one line naming the card file), or None."""
+        status = self.meta("cards") or {}
+        if status.get("error"):
+            return status["error"]
+        if not status:
+            return _("this library was built without a card file")
+        return None
+
+    def cards(self):
+        """The library's cards (crlookup.cards.Cards); `CardsUnavailable` if it has none."""
+        if self._cards is None:
+            from crlookup.library.cards import CARDS_DB, open_cards
+
+            error = self.cards_error
+            if error is not None:
+                raise CardsUnavailable(error)
+            found = open_cards(self.path)
+            if found is None:  # the build made it: its file has gone
+                path = os.path.join(self.path, CARDS_DB)
+                raise LibraryDamaged(CARDS_DB, path, "missing")
+            self._cards = found
+        return self._cards
+
+    @property
+    def index_path(self) -> str:
+        """The full-text index built beside the database (see crlookup.index)."""
+        return os.path.join(self.path, INDEX_DIR)
+
+    # editions -----------------------------------------------------------------
+
+    def editions(self) -> list[EditionInfo]:
+        """Every edition, in the order they took effect (for one date: complete ones first)."""
+        if self._editions is None:
+            rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, partial, id")
+            self._editions = [
+                EditionInfo(
+                    r["id"],
+                    r["lang"],
+                    date.fromisoformat(r["date"]),
+                    r["title"],
+                    r["source"],
+                    bool(r["partial"]),
+                    json.loads(r["counts"]),
+                    tuple(json.loads(r["notes"])),
+                    r["format"],
+                    r["origin"],
+                )
+                for r in rows
+            ]
+        return self._editions
+
+    def edition(self, edition_id: str | None = None, lang: str | None = None) -> EditionInfo:
+        """The named edition, or the newest complete one of `lang` (English by default)."""
+        editions = self.editions()
+        if edition_id:
+            for e in editions:
+                if e.id == edition_id:
+                    return e
+            raise NotFound(
+                _("no edition {edition}").format(edition=edition_id),
+                _closest_editions(edition_id, editions),
+            )
+        lang = lang or "en"
+        of_lang = [e for e in editions if e.lang == lang]
+        if not of_lang:
+            raise NotFound(
+                _("no edition in language {lang!r}").format(lang=lang),
+                sorted({e.lang for e in editions}),
+            )
+        complete = [e for e in of_lang if not e.partial] or of_lang
+        return complete[-1]
+
+    # entries ------------------------------------------------------------------
+
+    def get(self, edition: str, number: str) -> Rule | None:
+        """The entry of that number (the first, where Wizards printed the number twice)."""
+        row = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND number = ? AND twin = 0", (edition, number)
+        ).fetchone()
+        return _rule(row) if row else None
+
+    def entry(
+        self, number: str, edition: str | None = None, lang: str | None = None
+    ) -> tuple[str, Rule]:
+        """The edition (`edition`, else the newest of `lang`, else of English) and its entry
+        numbered `number`; `NumberError` for no number, `NotFound` (the nearest numbers that
+        exist) for a number it lacks."""
+        wanted = str(numbers.parse(number))
+        found_in = self.edition(edition, lang=lang).id
+        found = self.get(found_in, wanted)
+        if found is None:
+            raise NotFound(
+                _("no rule {number} in {edition}").format(number=wanted, edition=found_in),
+                self.nearest(found_in, wanted),
+            )
+        return found_in, found
+
+    def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
+        """A rule with its subrules (for a section, its rules) and what cites it; a trailing
+        period ("702.19.") leaves out what is below it."""
+        alone = numbers.without_subrules(number)
+        found_in, rule = self.entry(number, edition, lang)
+        if alone:
+            below = []
+        elif rule.kind in ("chapter", "section"):
+            below = self.children(found_in, rule.number)
+        else:
+            below = self.subtree(found_in, rule.number)
+        return RuleLookup(
+            found_in,
+            rule,
+            tuple(below),
+            tuple(self.cited_by(found_in, rule.number)),
+            tuple(self.twins(found_in, rule.number)[1:]),
+        )
+
+    def twins(self, edition: str, number: str) -> list[Rule]:
+        """Every entry printed with that number, in document order: one, except where the
+        edition has a numbering slip (2024-09-17's two 702.175a)."""
+        rows = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND number = ? ORDER BY twin",
+            (edition, number),
+        ).fetchall()
+        return [_rule(r) for r in rows]
+
+    def subtree(self, edition: str, number: str) -> list[Rule]:
+        """The entry's descendants in document order (not the entry itself)."""
+        s = sort_string(number)
+        rows = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND sort > ? AND sort < ? ORDER BY seq",
+            (edition, s + ".", s + "/"),
+        ).fetchall()
+        return [_rule(r) for r in rows]
+
+    def children(self, edition: str, number: str) -> list[Rule]:
+        parent = numbers.parse(number)
+        return [
+            r for r in self.subtree(edition, number) if numbers.parse(r.number).parent == parent
+        ]
+
+    def entries(self, edition: str) -> Iterator[Rule]:
+        for row in self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? ORDER BY seq", (edition,)
+        ):
+            yield _rule(row)
+
+    def glossary(self, edition: str) -> Iterator[GlossaryEntry]:
+        for row in self.db.execute(
+            "SELECT * FROM glossary WHERE edition = ? ORDER BY seq", (edition,)
+        ):
+            yield _glossary_entry(row)
+
+    def headwords(self, edition: str) -> set[str]:
+        """Every name a glossary term of the edition is found by."""
+        rows = self.db.execute("SELECT headwords FROM glossary WHERE edition = ?", (edition,))
+        return {h for (words,) in rows for h in json.loads(words)}
+
+    def glossary_edition(self, lang: str) -> str:
+        """The newest edition of `lang` that has a glossary."""
+        row = self.db.execute(
+            "SELECT e.id FROM editions e WHERE e.lang = ? AND EXISTS "
+            "(SELECT 1 FROM gloss g WHERE g.edition = e.id) ORDER BY e.date DESC LIMIT 1",
+            (lang,),
+        ).fetchone()
+        if row is None:
+            raise NotFound(_("no glossary in language {lang!r}").format(lang=lang))
+        return row[0]
+
+    def names(self, edition: str) -> list[str]:
+        """Every name `define` knows in the edition (folded): glossary headwords, keywords."""
+        rows = self.db.execute("SELECT DISTINCT name FROM names WHERE edition = ?", (edition,))
+        return [r[0] for r in rows]
+
+    def named(self, edition: str, name: str) -> tuple[list[GlossaryEntry], Rule | None]:
+        """The glossary entries and the keyword rule found by a (folded) name."""
+        rows = self.db.execute(
+            "SELECT kind, ref FROM names WHERE edition = ? AND name = ?", (edition, name)
+        ).fetchall()
+        entries = [
+            self.glossary_entry(edition, int(ref)) for kind, ref in rows if kind == "glossary"
+        ]
+        rule = next((self.get(edition, ref) for kind, ref in rows if kind == "rule"), None)
+        return [e for e in entries if e], rule
+
+    def glossary_entry(self, edition: str, seq: int) -> GlossaryEntry | None:
+        row = self.db.execute(
+            "SELECT * FROM glossary WHERE edition = ? AND seq = ?", (edition, seq)
+        ).fetchone()
+        return _glossary_entry(row) if row else None
+
+    def glossary_term(self, edition: str, term: str) -> GlossaryEntry | None:
+        row = self.db.execute(
+            "SELECT * FROM glossary WHERE edition = ? AND term = ?", (edition, term)
+        ).fetchone()
+        return _glossary_entry(row) if row else None
+
+    def keyword_titles(self, edition: str) -> list[Rule]:
+        rows = self.db.execute(
+            "SELECT * FROM entries WHERE edition = ? AND twin = 0 AND number IN "
+            "(SELECT ref FROM names WHERE edition = ? AND kind = 'rule')",
+            (edition, edition),
+        )
+        return [_rule(r) for r in rows]
+
+    def alignment_pairs(self) -> list[tuple[str, str]]:
+        """The pairs of editions the build aligned (crlookup.core.alignment.chain)."""
+        return [tuple(r) for r in self.db.execute("SELECT old_edition, new_edition FROM chain")]
+
+    def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
+        """(entry number or "glossary:Term", reference) for every reference naming nothing."""
+        out = []
+        for r in self.entries(edition):
+            out += [(r.number, ref) for ref in r.refs if not ref.resolved]
+        for g in self.glossary(edition):
+            out += [(f"glossary:{g.term}", ref) for ref in g.refs if not ref.resolved]
+        return out
+
+    def numbers(self, edition: str) -> list[str]:
+        rows = self.db.execute(
+            "SELECT number FROM entry WHERE edition = ? ORDER BY seq", (edition,)
+        )
+        return [r[0] for r in rows]
+
+    def cited_by(self, edition: str, number: str) -> list[str]:
+        """Entries (and "glossary:Term"s) citing this entry or anything below it."""
+        s = sort_string(number)
+        where = "(c.target_sort = ? OR (c.target_sort > ? AND c.target_sort < ?))"
+        rows = self.db.execute(
+            "SELECT DISTINCT e.number FROM cites c JOIN entry e "
+            f"ON e.content = c.content AND e.edition = ? WHERE {where} AND c.target != e.number "
+            "UNION SELECT DISTINCT 'glossary:' || t.term FROM gloss_cites c "
+            "JOIN gloss g ON g.content = c.content AND g.edition = ? "
+            f"JOIN gloss_texts t ON t.id = g.content WHERE {where}",
+            (edition, s, s + ".", s + "/", edition, s, s + ".", s + "/"),
+        ).fetchall()
+        own = {number} | {r.number for r in self.subtree(edition, number)}
+        found = [r[0] for r in rows if r[0] not in own]
+        rules = sorted((n for n in found if not n.startswith("glossary:")), key=numbers.sort_key)
+        return rules + sorted(n for n in found if n.startswith("glossary:"))
+
+    def cites(self, edition: str, number: str) -> list[str]:
+        """What an entry and the entries below it cite, outside itself, in numeric order."""
+        s = sort_string(number)
+        rows = self.db.execute(
+            "SELECT DISTINCT c.target FROM entry e JOIN cites c ON c.content = e.content "
+            "WHERE e.edition = ? AND (e.sort = ? OR (e.sort > ? AND e.sort < ?)) "
+            "AND c.target != e.number",
+            (edition, s, s + ".", s + "/"),
+        ).fetchall()
+        own = {number} | {r.number for r in self.subtree(edition, number)}
+        return sorted((r[0] for r in rows if r[0] not in own), key=numbers.sort_key)
+
+    def preview(self, edition: str, number: str, width: int = 90) -> str:
+        """One line about an entry: its title, or the start of its text."""
+        if number.startswith("glossary:"):
+            term = number.split(":", 1)[1]
+            row = self.db.execute(
+                "SELECT definition FROM glossary WHERE edition = ? AND term = ?", (edition, term)
+            ).fetchone()
+            text = row[0] if row else term
+        else:
+            row = self.db.execute(
+                "SELECT title, text FROM entries WHERE edition = ? AND number = ?",
+                (edition, number),
+            ).fetchone()
+            text = (row[0] or row[1]) if row else ""
+        text = " ".join(text.split())
+        return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+    def nearest(self, edition: str, number: str, limit: int = 3) -> list[str]:
+        """Existing numbers closest to one that does not exist: its truncations, then neighbours."""
+        existing = self.numbers(edition)
+        have = set(existing)
+        out: list[str] = []
+        s = number
+        while len(s) > 1:
+            s = s[:-1].rstrip(".")
+            if s in have and s not in out and "." in s:
+                out.append(s)
+        try:
+            target = numbers.parse(number)
+        except NumberError:
+            return out[:limit]
+        siblings = [n for n in existing if numbers.parse(n).kind == target.kind]
+        siblings.sort(key=lambda n: _distance(numbers.parse(n), target))
+        for n in siblings:
+            if len(out) >= limit:
+                break
+            if n not in out:
+                out.append(n)
+        return out[:limit]
+
+
+def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
+    la = numbers.letters_index(a.letters) if a.letters else -1
+    lb = (
+        numbers.letters_index(b.letters)
+        if b.letters and set(b.letters) <= set(numbers.LETTERS)
+        else -1
+    )
+    return (
+        abs(a.section - b.section),
+        abs((a.rule or 0) - (b.rule or 0)),
+        abs(la - lb),
+    )
+
+
+def _closest_editions(wanted: str, editions: list[EditionInfo]) -> list[str]:
+    """Editions nearest to an id that does not exist: by date in its language, else by spelling."""
+    lang, _, day = wanted.partition("-")
+    try:
+        target = date.fromisoformat(day)
+    except ValueError:
+        from rapidfuzz import process
+
+        ids = [e.id for e in editions]
+        return [m[0] for m in process.extract(wanted, ids, limit=3, score_cutoff=50)]
+    same = [e for e in editions if e.lang == lang] or editions
+    return [e.id for e in sorted(same, key=lambda e: abs((e.date - target).days))[:2]]
