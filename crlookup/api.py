@@ -28,7 +28,7 @@ from crlookup.library import reader
 
 if TYPE_CHECKING:
     from crlookup.bilingual import Parallel
-    from crlookup.build.pipeline import Progress
+    from crlookup.build.stage import Progress
     from crlookup.features.ask import Asked
     from crlookup.features.card_rules import CardLookup
     from crlookup.features.definitions import Definitions
@@ -302,10 +302,32 @@ class Library(reader.Library):
         searched = target if target.lang == own else self.edition(lang=own)
         asked = ask.ask(self, question, searched.id, limit)
         if searched.id != target.id:
-            from crlookup import bilingual
-
-            asked = asked._replace(answers=bilingual.carry_answers(self, asked.answers, target.id))
+            asked = asked._replace(answers=self._carry(asked.answers, target.id))
         return asked
+
+    def _carry(self, answers: list, target: str) -> list:
+        """`ask`'s answers as the counterpart rules of edition `target` (kept as they are,
+        saying so, where there is none)."""
+        from crlookup import bilingual
+        from crlookup.core.i18n import _
+        from crlookup.features.ask import Answer, title
+
+        out = []
+        for a in answers:
+            number = bilingual.carried(self, a.edition, a.number, target)
+            rule = self.get(target, number) if number else None
+            if rule is None:
+                missing = _("no counterpart in {edition}").format(edition=target)
+                out.append(a._replace(why=(*a.why, missing)))
+                continue
+            note = _("the counterpart of {edition} {number}").format(
+                edition=a.edition, number=a.number
+            )
+            why = (*a.why, note)
+            out.append(
+                Answer(target, rule.number, title(self, target, rule), rule.text, a.score, why)
+            )
+        return out
 
     @_healing
     def card(self, name: str, edition: str | None = None, lang: str | None = None) -> CardLookup:

@@ -10,7 +10,7 @@ edition each side comes from, so the reader knows the texts may differ.
 `parallel` is `rule --parallel` (a rule and its subrules beside their counterparts);
 `counterparts` gives `search --parallel` each hit's counterpart; `definitions_through_english`
 finds a term a translation's glossary lacks through the English one (`define --lang ru`);
-`carry_answers` gives `ask` its answers in the language asked for.
+`carried` gives `ask` each answer's counterpart in the language asked for.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ def counterpart_edition(
                 )
     if not candidates:
         return None
-    _, target, num = min(candidates)
-    return target, num
+    _, target_id, num = min(candidates)
+    return target_id, num
 
 
 def pairs(lib: Library, edition: str, numbers: list[str], lang: str) -> list[Pair]:
@@ -187,33 +187,14 @@ def definitions_through_english(lib: Library, edition: str, term: str) -> list:
     return out
 
 
-def carry_answers(lib: Library, found: list, target: str) -> list:
-    """`ask`'s answers as the counterpart rules of edition `target` (kept as they are, saying
-    so, where none exists)."""
-    from crlookup.core.i18n import _
-    from crlookup.features.ask import Answer, title
-
+def carried(lib: Library, edition: str, number: str, target: str) -> str | None:
+    """The number in edition `target` of rule `number` of `edition` (of the same language,
+    through the stored alignments; of another, through same-date translations), or None."""
     info = lib.edition(target)
     links = Links(lib, info.lang)
-    out = []
-    for a in found:
-        source_lang = lib.edition(a.edition).lang
-        if source_lang == info.lang:
-            twin = (target, links.numbers(a.edition, a.number).get(target))
-        else:
-            twin = counterpart_edition(lib, a.edition, a.number, info.lang)
-            if twin and twin[0] != target:
-                twin = (target, links.numbers(twin[0], twin[1]).get(target))
-        rule = lib.get(target, twin[1]) if twin and twin[1] else None
-        if rule is None:
-            out.append(
-                a._replace(why=(*a.why, _("no counterpart in {edition}").format(edition=target)))
-            )
-            continue
-        note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
-        out.append(
-            Answer(
-                target, rule.number, title(lib, target, rule), rule.text, a.score, (*a.why, note)
-            )
-        )
-    return out
+    if lib.edition(edition).lang == info.lang:
+        return links.numbers(edition, number).get(target)
+    twin = counterpart_edition(lib, edition, number, info.lang)
+    if twin and twin[0] != target:
+        return links.numbers(twin[0], twin[1]).get(target)
+    return twin[1] if twin else None

@@ -88,7 +88,7 @@ snippets = [ix.snippet(h) for h in found.hits]
 t.append(time.perf_counter())
 from crlookup.ui import render
 t.append(time.perf_counter())
-names = ["import click + crlookup.cli", "open the library", "import whoosh",
+names = ["import click + crlookup.ui.cli", "open the library", "import whoosh",
          "open the index", "query + snippets", "import rich (render)"]
 print(json.dumps({n: (b - a) * 1000 for n, a, b in zip(names, t, t[1:])}))
 """
@@ -104,7 +104,7 @@ BROWSE = r"""
 import asyncio, json, sys, time
 import crlookup.ui.cli
 
-lib = crlookup.cli.open_library()
+lib = crlookup.ui.cli.open_library()
 from crlookup.ui.browse import Browser
 
 app = Browser(lib, "702.19")

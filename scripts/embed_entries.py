@@ -1,8 +1,8 @@
 """Make data/entry-vectors.npz: the vectors of every answerable entry of the editions of
-crlookup.ask.build.EMBEDDED (the newest English and Russian editions among them), so that
+crlookup.features.ask.prepare.EMBEDDED (the newest English and Russian editions among them), so that
 building the library embeds nothing and `ask` embeds nothing for its default editions.
 
-Each distinct passage (crlookup.ask.build.passage: title, text, examples) is embedded once with
+Each distinct passage (crlookup.features.ask.prepare.passage: title, text, examples) is embedded once with
 the shipped model (most entries read the same in many editions); vectors already in the file
 for the same passage are kept, so a new edition costs only its new texts. The file holds the
 passage keys (sha1, 12 hex digits), the vectors as int8 and one float32 scale per row (cosine

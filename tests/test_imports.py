@@ -162,3 +162,64 @@ def test_the_public_names_are_there_and_documented():
         for m in ("rule", "refs", "parallel", "search", "define", "diff", "history", "ask", "card")
     }
     assert set(hints.values()) == results
+
+
+def longest_chain(graph: dict[str, set[str]]) -> list[str]:
+    """The longest chain of imports between crlookup's own modules (the graph has no cycles)."""
+    import functools
+
+    @functools.cache
+    def longest(module: str) -> tuple[str, ...]:
+        below = [longest(m) for m in sorted(graph[module])]
+        return (module, *max(below, key=len, default=()))
+
+    return list(max((longest(m) for m in sorted(graph)), key=len))
+
+
+def test_the_longest_chain_finder():
+    graph = {"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": {"a"}}
+    assert longest_chain(graph) == ["d", "a", "b", "c"]
+
+
+def test_the_import_graph_is_at_most_13_floors_high():
+    """Counting imports inside functions, file by file (issue 28: it was 19 modules tall)."""
+    chain = longest_chain(import_graph())
+    assert len(chain) <= 13, " -> ".join(chain)
+
+
+def test_at_most_12_modules_at_the_top():
+    """The rest live in packages whose names say their role."""
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 12, top
+    packages = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
+    assert packages == ["build", "core", "features", "library", "sources", "ui"]
+    for name in packages:  # each says what it is for
+        assert (PACKAGE / name / "__init__.py").read_text(encoding="utf-8").startswith('"""')
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else parts[-1]
+
+
+def test_the_layers_hold():
+    """Reading goes down (ui -> api -> bilingual -> features -> library -> core); the ground
+    imports nothing above it; no feature imports the build, bilingual or the API; browse
+    reads only through the API."""
+    graph = import_graph()
+    allowed = {
+        "core": {"core"},
+        "sources": {"core", "sources"},
+        "library": {"core", "library"},
+        "features": {"core", "library", "features"},
+        "bilingual": {"core", "library", "features"},
+    }
+    for module, imported in graph.items():
+        layer = _layer(module)
+        if layer in allowed:
+            wrong = sorted(m for m in imported if _layer(m) not in allowed[layer])
+            assert not wrong, (module, wrong)
+    browse = {m for m in graph if m.startswith("crlookup.ui.browse")}
+    for module in browse:
+        wrong = sorted(m for m in graph[module] if _layer(m) in ("library", "features", "build"))
+        assert not wrong, (module, wrong)

@@ -21,10 +21,10 @@ __all__ = ["Finding", "check", "damaged"]
 def check(path: str) -> list[Finding]:
     """Every part of the library at `path`, checked by the stage that wrote it (the database
     first: without it, the other parts cannot be listed)."""
-    from crlookup.build.pipeline import STAGES
+    from crlookup.build.pipeline import stages
 
     found: list[Finding] = []
-    for stage in STAGES:
+    for stage in stages():
         found += stage.check(path)
         if found and found[0].damage:
             break

@@ -8,15 +8,22 @@ import os
 from typing import TYPE_CHECKING
 
 from crlookup.build.manifest import apply_options
-from crlookup.build.pipeline import Progress, build, open_library
+from crlookup.build.pipeline import build, open_library
 from crlookup.core.errors import LibraryError
 from crlookup.core.paths import home
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from crlookup.build.stage import Progress
 
-def ingest(path: str, options: dict, root: str | None = None, progress: Progress | None = None):
+
+def ingest(
+    path: str | Path,
+    options: dict,
+    root: str | Path | None = None,
+    progress: Progress | None = None,
+):
     """Add a user's edition file to the library; returns the new editions' `EditionInfo`s.
 
     The file is parsed first: a file that is not a readable CR raises `SourceError` and

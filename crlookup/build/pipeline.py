@@ -2,7 +2,7 @@
 
 `open_library` opens the current library of a home (crlookup.library.home), building it first
 if it is missing or stale (crlookup.build.manifest says which). `build` runs the stages of
-`STAGES` (crlookup.build.stages, one module each) into a new folder beside the current library,
+`stages()` (crlookup.build.stages, one module each) into a new folder beside the current library,
 with a process pool it owns, and only then makes it current: a failed or interrupted build
 leaves the previous library in use. A library whose sources are all still there starts as a
 copy of the current one (its files linked) and only the new editions go through the stages.
@@ -17,12 +17,10 @@ import contextlib
 import os
 import sqlite3
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crlookup.build import manifest
 from crlookup.build.manifest import CARDS, SourceFile, Unit
-from crlookup.build.stage import Build, Progress, Stage
-from crlookup.build.stages import alignments, cards, editions, index, lexicons
 from crlookup.core.errors import LibraryDamaged
 from crlookup.core.i18n import N_
 from crlookup.core.paths import home as default_home
@@ -34,16 +32,16 @@ from crlookup.version import __version__
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from crlookup.build.stage import Progress, Stage
 
-#: The stages of a build, in order: the editions first, then the others, side by side (the
-#: index last among them: it runs in this process while the others run in the pool).
-STAGES: tuple[Stage, ...] = (
-    editions.STAGE,
-    alignments.STAGE,
-    lexicons.STAGE,
-    cards.STAGE,
-    index.STAGE,
-)
+
+def stages() -> tuple[Stage, ...]:
+    """The stages of a build, in order: the editions first, then the others, side by side (the
+    index last among them: it runs in this process while the others run in the pool).
+    Imported when a library is built or checked, not when one is only opened."""
+    from crlookup.build.stages import alignments, cards, editions, index, lexicons
+
+    return (editions.STAGE, alignments.STAGE, lexicons.STAGE, cards.STAGE, index.STAGE)
 
 
 # --------------------------------------------------------------------------- sources
@@ -230,7 +228,7 @@ def _build(root, files, progress, first, fresh) -> str:
         tmp.mkdir()
         needed = None
         try:
-            stamp = {
+            stamp: dict[str, Any] = {
                 "version": __version__,
                 "schema": SCHEMA,
                 "built": time.time(),
@@ -250,7 +248,9 @@ def _build(root, files, progress, first, fresh) -> str:
             needed = _space_needed(root, path if known is not None else None, files)
             if shutil.disk_usage(root).free < needed:  # refused before a file is written
                 error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), root)
-                raise home.storage_error(error, root, needed, N_("building the library"))
+                full = home.storage_error(error, root, needed, N_("building the library"))
+                assert full is not None  # a full disk is a storage error
+                raise full
             _run(
                 tmp,
                 root_path,
@@ -280,10 +280,10 @@ def _build(root, files, progress, first, fresh) -> str:
             raise
         _step("switched")
         home.sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
+        from crlookup.build.stages.cards import cache_name
+
         shipped = {
-            cards.cache_name(s["sha256"])
-            for s, f in zip(stamp["sources"], files)
-            if f.format == CARDS
+            cache_name(s["sha256"]) for s, f in zip(stamp["sources"], files) if f.format == CARDS
         }
         for cached in (root_path / "parsed").glob("*"):
             if cached.name not in shipped:  # card databases of card files no longer shipped
@@ -351,6 +351,8 @@ def _run(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from crlookup.build.stage import Build
+
     if progress:
         progress(0, 100, "reading the sources")
     if base:
@@ -370,7 +372,7 @@ def _run(
         ProcessPoolExecutor(workers, mp_context=spawn) if pooled else contextlib.nullcontext()
     ) as pool:
         build = Build(tmp, root_path, files, stamp, todo, base, pool, workers, progress, _step)
-        first_stage, *beside = STAGES
+        first_stage, *beside = stages()
         first_stage.run(build)()
         finishing = [stage.run(build) for stage in beside]
         _step(N_("aligning the editions"))

@@ -6,7 +6,7 @@ writes (parts of a library: "library.sqlite", "index/<lang>", ...) and has two m
 - `run(build)` starts its work on the library being built (in the build's process pool when
   the work can go on beside the other stages', else here) and returns what finishes it: the
   pipeline (crlookup.build.pipeline) starts the stages that don't wait for each other, then
-  finishes them, in the order of `STAGES`;
+  finishes them, in the order of `pipeline.stages()`;
 - `check(path)` looks at what it wrote in a built library and says what is damaged
   (`Finding`s; crlookup.build.doctor asks every stage).
 """

@@ -32,6 +32,7 @@ from crlookup.version import __version__
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from crlookup.build.stage import Progress
     from crlookup.library.reader import Library
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
@@ -81,7 +82,7 @@ def rules_page() -> str:
 
 
 def update(
-    source: str | None = None, root: str | None = None, progress: build.Progress | None = None
+    source: str | None = None, root: str | None = None, progress: Progress | None = None
 ) -> Update:
     """Add the current rules text to the library at `root` if it is new.
 
@@ -353,6 +354,7 @@ def _add(path: Path, data: bytes, where: str, root: str, progress, downloaded: b
 def _changes(lib: Library, old: str, new: str, where: str) -> Update:
     """The rules and subrules of `new` added, changed and removed since `old`."""
     from crlookup.core import numbers
+    from crlookup.core.alignment import number_of
     from crlookup.features import diff
     from crlookup.library import alignments
 
@@ -360,9 +362,11 @@ def _changes(lib: Library, old: str, new: str, where: str) -> Update:
     if lib.edition(new).partial:  # sections a partial edition lacks were not removed
         present = {n.split(".")[0] for n in lib.numbers(new)}
         matches = [
-            m for m in matches if not (m.kind == "removed" and m.old.split(".")[0] not in present)
+            m
+            for m in matches
+            if not (m.kind == "removed" and number_of(m).split(".")[0] not in present)
         ]
-    rules = [m for m in matches if numbers.parse(m.new or m.old).kind in ("rule", "subrule")]
+    rules = [m for m in matches if numbers.parse(number_of(m)).kind in ("rule", "subrule")]
     kinds = diff.summary(rules)["total"]
     return Update(
         new,

@@ -60,6 +60,14 @@ class Match(NamedTuple):
     typography: bool = False  # the text differs only in quotes, dashes, case or spacing
 
 
+def number_of(m: Match) -> str:
+    """The match's number in the newer edition, else in the older (a removed entry has only
+    that one)."""
+    number = m.new or m.old
+    assert number is not None  # a match pairs an old entry, a new one, or both
+    return number
+
+
 def plain_marks(text: str) -> str:
     """Typographic quotes and dashes as plain ones; each is one other non-space character.
 
@@ -106,8 +114,11 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
 
 
 def _counts(old: Rule | None, new: Rule | None) -> tuple[int, int]:
-    if old is None or new is None:
-        return (len((new or old).text.split()), 0) if new else (0, len(old.text.split()))
+    if new is None:
+        assert old is not None, "a match has an old side, a new side, or both"
+        return 0, len(old.text.split())
+    if old is None:
+        return len(new.text.split()), 0
     ops = word_diff(full_text(old), full_text(new))
     added = sum(len(t.split()) for op, t in ops if op == "+")
     removed = sum(len(t.split()) for op, t in ops if op == "-")
@@ -146,8 +157,8 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
     core_b = _Texts(new_by, core)
     # 0. the same entry, word for word, at the same number
     for r in olds:
-        b = new_by.get(r.number)
-        if b is not None and b.kind == r.kind and _same(r, b):
+        same_number = new_by.get(r.number)
+        if same_number is not None and same_number.kind == r.kind and _same(r, same_number):
             pair(r.number, r.number)
 
     def sim(a: str, b: str) -> float:
@@ -164,10 +175,10 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
     for r in olds:
         if r.number in pairs or r.kind != "rule":
             continue
-        b = new_by.get(r.number)
+        same_number = new_by.get(r.number)
         if (
-            b
-            and b.kind == "rule"
+            same_number
+            and same_number.kind == "rule"
             and r.number not in taken
             and sim(r.number, r.number) >= SAME_NUMBER
         ):
@@ -371,7 +382,7 @@ def _children(rules: list[Rule]) -> dict[str, list[str]]:
 
 
 def _keyword_names(rules: list[Rule]) -> set[str]:
-    from crlookup.library.reader import KEYWORD_SECTIONS
+    from crlookup.core.numbers import KEYWORD_SECTIONS
 
     return {
         fold(r.title)

@@ -29,6 +29,8 @@ _NUMBER = re.compile(r"^(\d)$|^(\d{3})(?:\.(\d+)([a-z]*))?$")
 #: A section, rule or subrule number written in running text ("See rule 702.19b.", "702").
 WRITTEN = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
 _LOOKALIKE_LETTERS = re.compile(r"\d{3}\.\d+[a-zасеорхук]+", re.IGNORECASE)
+#: Sections whose rules are named keyword actions and abilities (502: before July 2009).
+KEYWORD_SECTIONS = ("701", "702", "502")
 DASHES = "-‐‑‒–—―−"
 
 
@@ -74,16 +76,18 @@ class RuleNumber(NamedTuple):
             self.letters,
         )
 
-    def __lt__(self, other: RuleNumber) -> bool:
+    # Narrower than tuple's `other: tuple`: a RuleNumber compares with RuleNumbers only (a plain
+    # tuple has no key), so these four overrides are deliberately not substitutable.
+    def __lt__(self, other: RuleNumber) -> bool:  # type: ignore[override]
         return self.key < other.key
 
-    def __le__(self, other: RuleNumber) -> bool:
+    def __le__(self, other: RuleNumber) -> bool:  # type: ignore[override]
         return self.key <= other.key
 
-    def __gt__(self, other: RuleNumber) -> bool:
+    def __gt__(self, other: RuleNumber) -> bool:  # type: ignore[override]
         return self.key > other.key
 
-    def __ge__(self, other: RuleNumber) -> bool:
+    def __ge__(self, other: RuleNumber) -> bool:  # type: ignore[override]
         return self.key >= other.key
 
     def __str__(self) -> str:

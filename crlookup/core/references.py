@@ -73,10 +73,10 @@ def _spans(text: str) -> list[tuple[int, int, Reference]]:
     for m in _BARE.finditer(text):
         if any(a <= m.start() < b for a, b in taken) or not _BARE_NUMBER.match(m.group()):
             continue
-        item = _ITEM_RE.match(m.group())
-        ref = item and _reference(item, False)
-        if ref:
-            found.append((m.start(), m.start() + item.end(), ref))
+        bare = _ITEM_RE.match(m.group())
+        ref = _reference(bare, False) if bare is not None else None
+        if bare is not None and ref:
+            found.append((m.start(), m.start() + bare.end(), ref))
     return sorted(found, key=lambda p: p[0])
 
 

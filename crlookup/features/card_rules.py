@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import NotFound
 from crlookup.core.i18n import _
-from crlookup.core.model import Card, fold
+from crlookup.core.model import Card, GlossaryEntry, fold
 from crlookup.core.words import NOUN_CUES, VERB_CUES, bases
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def read_vocabulary(lib: Library, edition: str) -> Vocabulary:
     entries = list(lib.glossary(edition))
     by_term = {g.term: g for g in entries}
     glossary: dict[str, Term] = {}
-    by_name = {}
+    by_name: dict[str, GlossaryEntry] = {}
     for g in entries:
         for name in {*g.headwords, g.term, g.english} - {""}:
             by_name.setdefault(name_form(name), g)
@@ -239,7 +239,8 @@ def read_vocabulary(lib: Library, edition: str) -> Vocabulary:
         glossary[name] = Term(
             seen.term, seen.definition, targets, _senses(seen.definition, targets)
         )
-    ability_rule, ability_words = "", frozenset()
+    ability_rule = ""
+    ability_words: frozenset[str] = frozenset()
     subtypes: dict[str, tuple[str, bool]] = {}
     subtype_rules: dict[str, str] = {}
     rows = lib.db.execute(

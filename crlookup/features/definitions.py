@@ -93,7 +93,8 @@ def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Defini
     seen: set = set()
     for name, score in matches:
         entries, rule = lib.named(edition, name)
-        for entry in entries or [None]:
+        candidates: list[GlossaryEntry | None] = [*entries] or [None]
+        for entry in candidates:
             see = lib.glossary_term(edition, entry.see) if entry and entry.see else None
             if see is None and entry and entry.see:  # "See Active Player, ..." by headword
                 see_entries, _ = lib.named(edition, fold(entry.see))
@@ -107,7 +108,11 @@ def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Defini
                 continue
             seen.add(key)
             subrules = tuple(lib.subtree(edition, rule.number)) if rule else ()
-            label = entry.term if entry else rule.title
+            if entry is not None:
+                label = entry.term
+            else:  # every name the library knows is a glossary entry's or a keyword rule's
+                assert rule is not None
+                label = rule.title
             out.append(Definition(label, entry, see, rule, subrules, score))
             if len(out) >= limit:
                 return out

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from crlookup.core import numbers
-from crlookup.core.alignment import KINDS, Match, full_text, word_diff
+from crlookup.core.alignment import KINDS, Match, full_text, number_of, word_diff
 from crlookup.core.errors import BadInput
 from crlookup.core.i18n import _
 from crlookup.library.alignments import align_editions, stored
@@ -23,7 +23,7 @@ def summary(matches: list[Match]) -> dict:
     sections: dict[str, dict[str, int]] = {}
     for m in matches:
         total[m.kind] += 1
-        section = (m.new or m.old).split(".")[0]
+        section = number_of(m).split(".")[0]
         sections.setdefault(section, dict.fromkeys(KINDS, 0))[m.kind] += 1
     typography = sum(1 for m in matches if m.typography)
     return {
@@ -109,17 +109,19 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
     if new_info.partial:
         present = {n.split(".")[0] for n in lib.numbers(new)}
         matches = [
-            m for m in matches if not (m.kind == "removed" and m.old.split(".")[0] not in present)
+            m
+            for m in matches
+            if not (m.kind == "removed" and number_of(m).split(".")[0] not in present)
         ]
     changed = sorted(
         (m for m in matches if m.kind != "unchanged"),
-        key=lambda m: numbers.sort_key(m.new or m.old),
+        key=lambda m: numbers.sort_key(number_of(m)),
     )
     out, titles = [], {}
     for m in changed:
         c = Change(m)
         if words and c.shown:
-            sec = (m.new or m.old).split(".")[0]
+            sec = number_of(m).split(".")[0]
             if sec not in titles:
                 titles[sec] = lib.preview(new if m.new else old, sec)
             if (

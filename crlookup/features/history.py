@@ -112,12 +112,13 @@ def _rule_steps(lib: Library, edition: str, number: str) -> list[Step]:
             steps.append(Step(ed, num, "added", None))
             continue
         prev_ed, m = link
+        old = m.old
         steps.append(
             Step(
                 ed,
                 num,
                 m.kind,
-                (prev_ed, m.old) if m.old else None,
+                (prev_ed, old) if old else None,
                 m.words_added,
                 m.words_removed,
                 m.refs_only,
@@ -126,6 +127,7 @@ def _rule_steps(lib: Library, edition: str, number: str) -> list[Step]:
         )
     # where it disappears: a link out of the last edition it is in that leads nowhere
     last = steps[-1]
+    assert last.number is not None  # each step above is the rule in an edition that has it
     for new_ed, m in links.following(last.edition, last.number):
         if new_ed not in found and not infos[new_ed].partial and m.kind == "removed":
             steps.append(Step(new_ed, None, "removed", (last.edition, last.number)))
@@ -178,6 +180,7 @@ def _headings(lib: Library, edition: str, number: str) -> list[Step]:
             steps.append(Step(e.id, number, "added", None))
         else:
             before = lib.get(*previous)
+            assert before is not None  # the heading was there: `previous` is where
             steps.append(
                 Step(
                     e.id, number, "unchanged" if before.title == here.title else "changed", previous

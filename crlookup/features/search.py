@@ -75,6 +75,7 @@ def search(
     entries at or below that number. (crlookup.api adds each hit's counterpart in another
     language, `search --parallel`.)"""
     prefix = str(numbers.parse(section)) if section else None
+    scope: tuple[str, ...] | None
     if edition:
         info = lib.edition(edition)
         if lang and lang != info.lang:

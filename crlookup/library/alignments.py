@@ -44,7 +44,7 @@ def stored(lib, old: str, new: str) -> list[Match] | None:
     by_old: dict[str, list[Match]] = {}
     out: list[Match] = []
     for r in rows:
-        m = Match(*r[:6], bool(r[6]), bool(r[7]))
+        m = _match(r)
         if m.old is None:
             out.append(m)
         else:
@@ -55,8 +55,14 @@ def stored(lib, old: str, new: str) -> list[Match] | None:
         "ORDER BY seq",
         (old,),
     ):
-        kept += by_old.pop(number, None) or [Match("unchanged", number, number, 100.0, 0, 0, False)]
+        kept += by_old.pop(number, []) or [Match("unchanged", number, number, 100.0, 0, 0, False)]
     return kept + [m for ms in by_old.values() for m in ms] + out
+
+
+def _match(row: tuple) -> Match:
+    """A Match from a row of `aligned`, in its column order (SQLite stores the flags as 0/1)."""
+    kind, old, new, similarity, added, removed, refs_only, typography = row
+    return Match(kind, old, new, similarity, added, removed, bool(refs_only), bool(typography))
 
 
 class Links:
@@ -83,7 +89,7 @@ class Links:
             f"FROM aligned WHERE old_edition = ? AND new_edition = ? AND {side} = ?",
             (old, new, number),
         ).fetchall()
-        return [Match(*r[:6], bool(r[6]), bool(r[7])) for r in rows]
+        return [_match(r) for r in rows]
 
     def previous(self, edition: str, number: str) -> tuple[str, Match] | None:
         """The older edition the entry is aligned with, and how; None where it is not."""

@@ -62,7 +62,7 @@ def _keys_of(name: str, faces: list[str] | None = None) -> set[tuple[str, int]]:
         head, comma, _rest = part.partition(", ")
         if comma and " // " not in head and len(name_key(head)) >= 3:
             out.add((name_key(head), SHORT))
-    best = {}
+    best: dict[str, int] = {}
     for key, kind in out:
         if key and kind < best.get(key, 9):
             best[key] = kind
@@ -355,9 +355,10 @@ class Cards:
 
     def _present(self, keys: set[str]) -> set[str]:
         """Those of `keys` that name a card (one indexed look-up per 500)."""
-        keys, found = list(keys), set()
-        for at in range(0, len(keys), 500):
-            chunk = keys[at : at + 500]
+        wanted = list(keys)
+        found: set[str] = set()
+        for at in range(0, len(wanted), 500):
+            chunk = wanted[at : at + 500]
             rows = self.db.execute(
                 f"SELECT DISTINCT key FROM names WHERE key IN ({','.join('?' * len(chunk))})", chunk
             )

@@ -5,6 +5,7 @@ cards), opened read-only unless a build stage writes them, and what the stages k
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 
@@ -83,3 +84,11 @@ def check_database(file: str, tables: frozenset[str]) -> str:
         return str(e)
     missing = sorted(tables - present)
     return f"no table {', '.join(missing)}" if missing else ""
+
+
+def write_meta(db_path, key: str, value) -> None:
+    """Record `value` (as JSON) under `key` in the library's meta table."""
+    db = sqlite3.connect(db_path)
+    with db:
+        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+    db.close()

@@ -21,7 +21,7 @@ import json
 import os
 import re
 import sys
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crlookup.core.errors import MAX_WORDS, LibraryDamaged, QueryError
 from crlookup.core.model import fold
@@ -158,7 +158,7 @@ class Hit(NamedTuple):
     title: str
     text: str
     score: float
-    found: object  # whoosh's hit, for `Index.snippet`
+    found: Any  # whoosh's hit (whoosh is untyped), for `Index.snippet`
 
 
 class Results(NamedTuple):

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core import numbers
 from crlookup.core.errors import CardsUnavailable, LibraryDamaged, NotFound, NumberError
@@ -24,8 +24,8 @@ from crlookup.core.i18n import _
 from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
 from crlookup.library.database import INDEX_DIR
 
-#: Sections whose rules are named keyword actions and abilities (502: before July 2009).
-KEYWORD_SECTIONS = ("701", "702", "502")
+if TYPE_CHECKING:
+    from crlookup.library.cards import Cards
 
 
 def sort_string(number: str) -> str:
@@ -138,7 +138,7 @@ class Library:
     def __init__(self, path: str, db: sqlite3.Connection):
         self.path = path
         self.db = db
-        self._cards = None
+        self._cards: Cards | None = None
         self._editions: list[EditionInfo] | None = None
         self._memo: dict = {}
 

@@ -52,7 +52,7 @@ def detect(path: Path, data: bytes) -> str:
     )
 
 
-def read(path: Path, data: bytes | None = None, fmt: str | None = None) -> list[Edition]:
+def read(path: str | Path, data: bytes | None = None, fmt: str | None = None) -> list[Edition]:
     """Parse a source file into its editions."""
     from pathlib import Path
 

@@ -32,7 +32,9 @@ def sniff(data: bytes) -> bool:
     return data.startswith(_XZ) or (len(data) > 262 and data[257:262] == b"ustar")
 
 
-def members(path: Path, data: bytes | None = None) -> tuple[list[tuple[str, bytes]], list[str]]:
+def members(
+    path: str | Path, data: bytes | None = None
+) -> tuple[list[tuple[str, bytes]], list[str]]:
     """The archive's edition files as (name, bytes) in name order, and the names skipped."""
     import io
     import lzma
@@ -52,7 +54,9 @@ def members(path: Path, data: bytes | None = None) -> tuple[list[tuple[str, byte
                 if not (member.isfile() and MEMBER.match(name) and member.size <= MAX_MEMBER):
                     skipped.append(name)
                     continue
-                found.append((name, tar.extractfile(member).read()))
+                member_file = tar.extractfile(member)
+                assert member_file is not None  # a regular file (isfile above) can be read
+                found.append((name, member_file.read()))
     except (tarfile.TarError, lzma.LZMAError, EOFError, OSError) as e:
         raise SourceError(
             path, None, "a tar archive of MagicCompRules-YYYY-MM-DD.txt files", str(e)
@@ -71,7 +75,9 @@ def read_member(archive: str, name: str, data: bytes) -> Edition:
     """The edition of one member: the official text, named after the member."""
     from datetime import date
 
-    y, m, d = MEMBER.match(name).groups()
+    named = MEMBER.match(name)
+    assert named is not None, f"{name}: not a member that members() returns"
+    y, m, d = named.groups()
     filed = date(int(y), int(m), int(d))
     try:
         [edition] = text.read(PurePosixPath(name), data)

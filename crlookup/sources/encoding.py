@@ -47,11 +47,11 @@ def decode(data: bytes, file="<bytes>") -> str:
         codec = "utf-16-le" if data.startswith(codecs.BOM_UTF16_LE) else "utf-16-be"
         text = _strict(data[2:], codec, file, "UTF-16 text (the file starts with a UTF-16 BOM)")
     elif b"\x00" in data:
-        codec = _utf16_without_bom(data)
-        if codec is None:
+        utf16 = _utf16_without_bom(data)
+        if utf16 is None:
             pos = data.index(b"\x00")
             raise _decode_error(file, data, pos, "latin-1", "text, not binary data")
-        text = _strict(data, codec, file, "UTF-16 text")
+        text = _strict(data, utf16, file, "UTF-16 text")
     else:
         try:
             text = data.decode("utf-8")

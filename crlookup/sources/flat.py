@@ -235,6 +235,7 @@ def _near(last: RuleNumber | None, n: RuleNumber) -> bool:
         return n.chapter in (last.chapter, last.chapter + 1) and (
             n.section - max(last.section, 100 * n.chapter) <= 3
         )
+    assert n.rule is not None  # neither a chapter nor a section: a rule or subrule
     if n.section != last.section:
         return n.chapter == last.chapter and n.section - last.section <= 3 and n.rule <= 3
     return n.rule - (last.rule or 0) <= 3

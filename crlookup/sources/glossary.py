@@ -46,7 +46,9 @@ def headwords(term: str) -> tuple[str, ...]:
 
 
 def _split_outside_quotes(text: str) -> list[str]:
-    parts, current, quoted = [], [], False
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = False
     for ch in text:
         if ch in "«“":
             quoted = True

@@ -229,8 +229,8 @@ class _Body:
     def _piece(self, s: str, heading: bool, line: int) -> None:
         tree = self.tree
         m = _RULE.match(s)
-        number = m and _number(*m.group(1, 2, 3))
-        if number and self.after_last(number):
+        number = _number(*m.group(1, 2, 3)) if m else None
+        if m and number and self.after_last(number):
             self._parents(number, line)
             tree.entry(number, m.group(5) or "", line)
             return
@@ -400,6 +400,8 @@ def read_glossary(
         if kind in "LE" and head is not None:
             entries.append(_entry(head, body, file, marks, notes))
             head = None
+        if block is None:  # the closing "L" only ends the last entry
+            continue
         if kind == "E":
             head, body = block[0], []
         elif kind == "R":
@@ -491,7 +493,8 @@ def read(path: Path, data: bytes) -> list[Edition]:
     for i in range(start, body_end):
         body.line(lines[i], i + 1)
     rules = _titled(body.tree.rules())
-    entries, gnotes = [], []
+    entries: list = []
+    gnotes: list[str] = []
     if end is not None:
         marks = _unofficial_marks(lines, start, body_end)
         entries, gnotes = read_glossary(lines, end + 1, file, marks)

@@ -530,9 +530,9 @@ def _read_glossary(
         if len(group) == 1:
             pending.append(group[0])
             continue
-        term = _pick_term(group, messages)
-        rest = [o for o in group if o is not term]
-        items.append((term, pending + rest))
+        picked = _pick_term(group, messages)
+        rest = [o for o in group if o is not picked]
+        items.append((picked, pending + rest))
         pending = []
     if pending:
         last = pending[-1]

@@ -40,10 +40,12 @@ import bisect
 import json
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from datetime import date
 from functools import lru_cache
-from json.decoder import scanstring
+
+# json's own string scanner (the C one where there is one): typeshed leaves it undeclared
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import NamedTuple
 
@@ -197,7 +199,9 @@ class _Reader:
         return bisect.bisect_left(self.newlines, pos) + 1
 
     def skip(self, i: int) -> int:
-        return _WS.match(self.s, i).end()
+        m = _WS.match(self.s, i)
+        assert m is not None  # _WS matches everywhere, if only the empty string
+        return m.end()
 
     def fail(self, i: int, expected: str):
         raise SourceError(self.file, self.line(i), expected, self.s[i : i + 40])
@@ -313,8 +317,8 @@ class _Builder:
         for gi, g in enumerate(groups):
             for si, section in enumerate(g.sections):
                 last = _last_entry(section)
-                m = last and _TRAILING_CHAPTER.search(last.text)
-                if m:
+                m = _TRAILING_CHAPTER.search(last.text) if last is not None else None
+                if last is not None and m:
                     self.trailing[gi, si] = _Heading(int(m.group(1)), m.group(2), last.line)
         self.cut: set[tuple[int, int]] = set()  # the trailing headings the numbering confirms
 
@@ -411,7 +415,7 @@ class _Builder:
         out = []
         for previous, (gi, si) in zip([None, *slots], slots):
             vote = Counter(cited.get(_squash(self.groups[gi].sections[si].title), {}))
-            heading = self.trailing.get(previous)
+            heading = self.trailing.get(previous) if previous is not None else None
             if heading:
                 vote[heading.chapter * 100 + 1] += 1
             out.append(vote)
@@ -422,7 +426,7 @@ class _Builder:
         entries of this content that share the most words with the citing text."""
         if len(chapters) == 1:
             return chapters[0]
-        score: Counter = Counter()
+        score: dict[int, float] = defaultdict(float)  # agreement, summed over references
         cited: Counter = Counter()
         found: Counter = Counter()
         for text in self.texts:
@@ -473,6 +477,7 @@ class _Builder:
                 if len(pieces) > 1:  # later numbers continue from the entry split out
                     current = pieces[-1][0]
                     split = numbers.parse(current)
+                    assert split.rule is not None  # split out of a rule: a rule or subrule
                     rule = split.rule
                     letter = numbers.letters_index(split.letters) + 1 if split.letters else 0
 
@@ -524,6 +529,7 @@ def _embedded(m: re.Match) -> str:
 def _next(number: str) -> set[str]:
     """The numbers that can follow an entry: its next sibling, its first subrule, the next rule."""
     n = numbers.parse(number)
+    assert n.rule is not None  # an entry's number: a rule or subrule
     out = {str(numbers.RuleNumber(n.section, n.rule + 1))}
     if n.letters:
         out.add(str(n._replace(letters=numbers.letters_at(numbers.letters_index(n.letters) + 1))))
@@ -598,11 +604,12 @@ def _segment(
         steps.append(
             {s: (score + 10 * vote[s[0] * 100 + s[1]], back) for s, (score, back) in states.items()}
         )
-    state: State | None = max(steps[-1], key=lambda s: (steps[-1][s][0], -s[0]))
+    at: State | None = max(steps[-1], key=lambda s: (steps[-1][s][0], -s[0]))
     out = []
     for states in reversed(steps):
-        out.append(state[0] * 100 + state[1])
-        state = states[state][1]
+        assert at is not None  # only the first step's states point back to nothing
+        out.append(at[0] * 100 + at[1])
+        at = states[at][1]
     return out[::-1]
 
 
@@ -662,7 +669,9 @@ class Joins:
     @staticmethod
     def core(piece: str) -> str:
         """The piece without its opening and closing punctuation: '("Commander."' -> 'Commander'."""
-        _, core, close = _PIECE.fullmatch(piece).groups()
+        m = _PIECE.fullmatch(piece)
+        assert m is not None  # _PIECE fits any string: each of its parts may be empty
+        _, core, close = m.groups()
         if close.startswith(")") and core.count("(") > core.count(")"):
             core += ")"  # "target(s)", "Exodus(tm)"
         elif close.startswith("'") and core[-1:].isalpha():
@@ -683,19 +692,23 @@ class Joins:
 
     def grammatical(self, core: str) -> bool:
         """Units (words, numbers, symbols) joined by dashes, slashes or brackets."""
-        pos, last, conn = 0, None, "--"  # a leading "--" is allowed ("--Human")
+        pos = 0
+        last: str | None = None
+        conn: str | None = "--"  # a leading "--" is allowed ("--Human")
         while pos < len(core):
             if (pos == 0 or core[pos - 1] == "/") and _SIGNED.match(core, pos):
                 pos += 1  # "+1/+1", "-X/-Y"
             m = _TOKEN.match(core, pos)
             if m is None:
                 return False
-            if m.lastgroup == "conn":
+            group = m.lastgroup
+            if group == "conn":
                 if conn is not None and not (pos == 0 and m.group() == "--"):
                     return False
                 conn = m.group()
             else:
-                kind = _KINDS[m.lastgroup]
+                assert group is not None  # each alternative of _TOKEN is a named group
+                kind = _KINDS[group]
                 if last is not None and (conn is None or (conn not in _BRACKETS and last != kind)):
                     return False
                 if kind == "word" and not self.known(m.group()):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from datetime import date
 from itertools import pairwise
-from pathlib import Path
+from pathlib import PurePath
 from typing import NamedTuple
 
 from crlookup.core.errors import SourceError
@@ -92,7 +92,7 @@ class Line(NamedTuple):
     indented: bool
 
 
-def read(path: Path, data: bytes) -> list[Edition]:
+def read(path: PurePath, data: bytes) -> list[Edition]:
     file = path.name
     lines = split_lines(decode(data, file))
     day = effective_date(lines, file)
@@ -224,7 +224,7 @@ def read_line(s: str, indented: bool, line: int, tree: RuleTree) -> None:
     A numbered line is an entry; with a tree that is not `as_printed`, only if its number
     `fits` (otherwise it is text of the entry above, and noted)."""
     m = RULE_LINE.match(s)
-    number = m and "".join(m.group(1, 2, 3))
+    number = "".join(m.group(1, 2, 3)) if m else ""  # used only where m matched
     if m and (tree.as_printed or tree.fits(number)):
         letters, period, text = m.group(3, 4, 5)
         if s[len(m.group(1))] == " ":

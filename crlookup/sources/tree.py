@@ -53,6 +53,10 @@ class RuleTree:
     def last(self) -> _Draft | None:
         return self._drafts[-1] if self._drafts else None
 
+    def _last_number(self) -> str | None:
+        last = self.last
+        return last.number if last is not None else None
+
     def __len__(self) -> int:
         return len(self._drafts)
 
@@ -119,7 +123,7 @@ class RuleTree:
         if number in self._seen:
             return False
         n = numbers.parse(number)
-        last = self._in_order if self.as_printed else self.last and self.last.number
+        last = self._in_order if self.as_printed else self._last_number()
         if last is not None and not numbers.parse(last) < n:
             return False
         parent = n.parent
@@ -145,7 +149,7 @@ class RuleTree:
                 raise SourceError(self.file, draft.line, f"a new rule number, not {number} again")
             first = self._drafts[self._seen[number]].line
             return f"{number} printed twice (first at line {first}); kept as a second entry"
-        last = self._in_order if self.as_printed else self.last and self.last.number
+        last = self._in_order if self.as_printed else self._last_number()
         if last is not None and not numbers.parse(last) < numbers.parse(number):
             return f"{number} comes after {last}"
         if not self.as_printed or draft.kind not in ("rule", "subrule"):

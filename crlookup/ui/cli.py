@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from typing import Any
 
 import click
 
@@ -31,7 +32,7 @@ class Failure(click.ClickException):
 
     def __init__(self, message: str, exit_code: int):
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click's is a class default, ours per error
 
     def show(self, file=None) -> None:
         message = self.format_message()
@@ -177,8 +178,8 @@ class _BuildProgress:
 
     def __init__(self, plain: bool):
         self.plain = plain or not sys.stderr.isatty()
-        self.bar = None
-        self.task = None
+        self.bar: Any = None  # rich's Progress, once a build reports
+        self.task: Any = None
         self.built = False
 
     def __enter__(self) -> _BuildProgress:
@@ -342,7 +343,7 @@ def rule(
     from crlookup.ui import render
 
     terms = render.GlossaryTerms(lib.headwords(found.edition))
-    view = render.RuleView(
+    view: Any = render.RuleView(
         found.edition, found.rule, list(found.below), cited_by=list(found.cited_by), terms=terms
     )
     if found.twins:
@@ -893,9 +894,9 @@ def main() -> None:
     closed, and the library is only ever read after a build has completed).
     """
 
+    code = 0
     try:
-        cli.main(prog_name="crlookup")
-        code = 0
+        cli.main(prog_name="crlookup")  # ends with SystemExit (click's standalone mode)
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         if isinstance(e.code, str):

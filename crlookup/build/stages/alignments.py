@@ -76,8 +76,8 @@ class Alignments:
     each reading its editions once), then stored."""
 
     name = "alignments"
-    reads = (DB,)
-    writes = (f"{DB}: chain, aligned",)
+    reads: tuple[str, ...] = (DB,)
+    writes: tuple[str, ...] = (f"{DB}: chain, aligned",)
 
     def run(self, build: Build) -> Finish:
         pairs, stale = plan(build.db_path)

@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING
 
 from crlookup.build.manifest import CARDS
 from crlookup.build.stage import Build, Finding, Finish, nothing
-from crlookup.build.stages.editions import write_meta
 from crlookup.core.errors import SourceError
 from crlookup.library.cards import CARDS_DB, Cards, _keys_of
-from crlookup.library.database import DB, SCHEMA, check_database, connect
+from crlookup.library.database import DB, SCHEMA, check_database, connect, write_meta
 from crlookup.version import __version__
 
 if TYPE_CHECKING:
@@ -129,8 +128,8 @@ class CardDatabase:
     library built from another keeps its card database (linked with the rest of its files)."""
 
     name = "cards"
-    reads = ("the card file",)
-    writes = (CARDS_DB, f"{DB}: meta cards")
+    reads: tuple[str, ...] = ("the card file",)
+    writes: tuple[str, ...] = (CARDS_DB, f"{DB}: meta cards")
     TABLES = frozenset({"meta", "cards", "names", "card_text"})
 
     def run(self, build: Build) -> Finish:

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 from crlookup.build.stage import Build, Finding, Finish, nothing
 from crlookup.core.errors import LibraryError
 from crlookup.core.model import Edition, Reference, fold
-from crlookup.library.database import DB, check_database, connect
-from crlookup.library.reader import KEYWORD_SECTIONS, sort_string
+from crlookup.core.numbers import KEYWORD_SECTIONS
+from crlookup.library.database import DB, check_database, connect, write_meta
+from crlookup.library.reader import sort_string
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -134,14 +135,6 @@ def add(db_path: str | Path, editions: Iterable[tuple[Edition, dict]]) -> None:
     db.close()
 
 
-def write_meta(db_path, key: str, value) -> None:
-    """Record `value` (as JSON) under `key` in the library's meta table."""
-    db = sqlite3.connect(db_path)
-    with db:
-        db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
-    db.close()
-
-
 def _content(
     db: sqlite3.Connection, table: str, parts: tuple, serialize, known: dict
 ) -> tuple[int, bool]:
@@ -157,8 +150,10 @@ def _content(
         return found[0], False
     marks = ",".join("?" * (len(row) + 1))
     cursor = db.execute(f"INSERT INTO {table} VALUES (NULL,{marks})", (digest, *row))
-    known[key] = (cursor.lastrowid, True)
-    return cursor.lastrowid, True
+    new_id = cursor.lastrowid
+    assert new_id is not None  # an INSERT sets it
+    known[key] = (new_id, True)
+    return new_id, True
 
 
 def _rule_row(title, text, examples, refs, cards, translations) -> tuple:
@@ -274,6 +269,7 @@ def parse_unit(unit: Unit) -> list[Edition]:
     from crlookup.sources import archive, glossary
 
     if unit.member:
+        assert unit.data is not None  # an archive member's unit carries its bytes
         found = [archive.read_member(unit.file.name, unit.member, unit.data)]
     else:
         found = sources.read(unit.file.path, None, unit.file.format)
@@ -302,8 +298,8 @@ class Editions:
     several) and written into the library database while the next ones are parsed."""
 
     name = "editions"
-    reads = ("sources",)
-    writes = (DB,)
+    reads: tuple[str, ...] = ("sources",)
+    writes: tuple[str, ...] = (DB,)
     TABLES = frozenset({"meta", "editions", "texts", "entry", "gloss_texts", "gloss", "names",
                         "cites", "gloss_cites", "chain", "aligned"})  # fmt: skip
 

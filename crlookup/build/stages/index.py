@@ -223,8 +223,8 @@ class Indexing:
     the pool: whoosh writes a large index with processes of its own)."""
 
     name = "index"
-    reads = (DB,)
-    writes = tuple(f"{INDEX_DIR}/{lang}" for lang in LANGS)
+    reads: tuple[str, ...] = (DB,)
+    writes: tuple[str, ...] = tuple(f"{INDEX_DIR}/{lang}" for lang in LANGS)
 
     def run(self, build: Build) -> Finish:
         build.step(N_("building the index"))

@@ -57,8 +57,8 @@ class Lexicons:
     not have them yet."""
 
     name = "lexicons"
-    reads = (DB,)
-    writes = (LEXICON_DIR, VECTOR_DIR, VOCABULARY_DIR)
+    reads: tuple[str, ...] = (DB,)
+    writes: tuple[str, ...] = (LEXICON_DIR, VECTOR_DIR, VOCABULARY_DIR)
 
     def run(self, build: Build) -> Finish:
         wanted = [

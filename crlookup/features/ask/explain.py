@@ -50,6 +50,7 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
     out = []
     for placed in order(lex, question, scores, reasons, similar, limit, learned):
         rule = lib.get(lex.edition, lex.numbers[placed.i])
+        assert rule is not None  # the lexicon was read from this edition's entries
         why = _explain(lex, question, placed.reasons, rule.number)
         if placed.groups:
             why.append(
@@ -133,17 +134,17 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
                 )
             )
     if reasons.get("asked"):
-        said = {}
+        read_as: dict[str, str] = {}
         for w in question.words:
-            said.setdefault(w.stem, w.read)
+            read_as.setdefault(w.stem, w.read)
         for k, _named in question.terms:  # a translation's terms, by their English names
             for s in lex.terms[k].english_stems:
-                said.setdefault(s, lex.terms[k].english)
+                read_as.setdefault(s, lex.terms[k].english)
         strongest = sorted(reasons["asked"], reverse=True)[:ASKED_SHOWN]
-        shown = dict.fromkeys(said[s] for _lift, s in strongest)
+        asked = dict.fromkeys(read_as[s] for _lift, s in strongest)
         why.append(
             _("answers to players’ questions with {words} cite it often").format(
-                words=", ".join(f"“{word}”" for word in shown)
+                words=", ".join(f"“{word}”" for word in asked)
             )
         )
     if reasons.get("judged"):

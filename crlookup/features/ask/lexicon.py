@@ -18,15 +18,19 @@ edition's rules and glossary, and holds:
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.i18n import N_, _
 from crlookup.features.ask.analyzer import Analyzer
 from crlookup.features.ask.cited import JUDGED_FROM, Cited, citations
 
+if TYPE_CHECKING:
+    from array import array
+
 LEXICON_DIR = "ask"  # beside the database: <library>/ask/<edition>.pickle
 LEXICON_VERSION = 17
 MAX_TERM_WORDS = 4
+EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 GAP = "..."  # "cast ... this turn" in the thesaurus: a few words between (question.MAX_GAP)
 SIGNED = "+N"  # in the thesaurus: a signed number, as players name loyalty abilities ("I +1'd
 # Teferi", "his -3"; which signed numbers do: question._loyalty)
@@ -75,6 +79,30 @@ class Lexicon:
     glossary words); `titles` by number; `phrases`, the thesaurus as read then (with a stamp of
     its file).
     """
+
+    # The data's fields, as prepare.build_lexicon makes them: declared for the type checker
+    # only (annotations without values make no class attributes; __init__ sets them all).
+    version: int
+    edition: str
+    lang: str
+    numbers: list[str]
+    kinds: list[str]
+    titles: dict[str, str]
+    parents: array[int]
+    lengths: array[float]
+    average: float
+    count: int
+    postings: dict[str, tuple[array[int], array[float]]]  # stem -> (positions, weights)
+    vocab: dict[str, int]
+    terms: list[Term]
+    term_index: dict[tuple[str, ...], tuple[int, ...]]
+    cites: list[tuple[int, ...]]
+    meanings: list[tuple[str, ...]]
+    template: array[int]
+    mention_sets: list[array[int]]
+    sequences: list[str]
+    cited_by: array[int]
+    phrases: tuple[str, dict]
 
     def __init__(self, data: dict):
         self.__dict__.update(data)
@@ -138,7 +166,7 @@ def thesaurus(an: Analyzer) -> dict[tuple[str, ...], tuple]:
     are (the rules' words, their words, their stems, the phrases' own words: a question's words
     must be these, inflected, not others with their stems).
     """
-    out = {}
+    out: dict[tuple[str, ...], tuple] = {}
     try:
         with open(_thesaurus_path(an.lang), encoding="utf-8") as f:
             lines = f.read().splitlines()

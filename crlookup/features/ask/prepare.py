@@ -19,7 +19,7 @@ import re
 from array import array
 
 from crlookup.core.model import Rule, fold
-from crlookup.core.numbers import rule_of
+from crlookup.core.numbers import KEYWORD_SECTIONS, rule_of
 from crlookup.features.ask.analyzer import Analyzer, _references
 from crlookup.features.ask.embedding import DIM
 from crlookup.features.ask.lexicon import (
@@ -32,7 +32,7 @@ from crlookup.features.ask.lexicon import (
     thesaurus,
 )
 from crlookup.library.database import kept
-from crlookup.library.reader import KEYWORD_SECTIONS, Library
+from crlookup.library.reader import Library
 
 LANGS = ("en", "ru")  # the languages questions are read in
 #: the editions data/entry-vectors.npz holds the passages of (scripts/embed_entries.py): the
@@ -126,8 +126,8 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             + EXAMPLE * example_refs
             + RULE_TEXT * parent_refs
         )
-        for s, w in weights.items():
-            postings.setdefault(s, {})[i] = w
+        for s, weight in weights.items():
+            postings.setdefault(s, {})[i] = weight
     for g in lib.glossary(edition):
         for w in an.words(g.term):
             vocab[w] = vocab.get(w, 0) + 1
@@ -234,7 +234,9 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             len(mentions[k]),
             tuple(t["names"]),
             t.get("english", ""),
-            tuple(english_analyzer.stems(t["english"])) if t.get("english") else (),
+            tuple(english_analyzer.stems(t["english"]))
+            if english_analyzer and t.get("english")  # an English name only beside one
+            else (),
         )
         for k, ((stems, _words, _action), t) in enumerate(found.items())
     ]
@@ -258,9 +260,9 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         for r in entries
     ]
     cited_by = array("H", [0] * len(entries))
-    for targets in cites:
-        for t in targets:
-            cited_by[t] += 1
+    for cited in cites:
+        for target in cited:
+            cited_by[target] += 1
     packed = {
         s: (array("H", list(docs)), array("f", list(docs.values()))) for s, docs in postings.items()
     }

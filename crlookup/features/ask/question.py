@@ -30,11 +30,10 @@ from crlookup.core.numbers import WRITTEN, read_lookalikes
 from crlookup.core.words import bases
 from crlookup.features.ask.analyzer import NUMBER_WORDS, Analyzer
 from crlookup.features.ask.cited import written
-from crlookup.features.ask.lexicon import GAP, MAX_TERM_WORDS, SIGNED, Lexicon
+from crlookup.features.ask.lexicon import EXPANSION, GAP, MAX_TERM_WORDS, SIGNED, Lexicon
 from crlookup.library.reader import Library
 
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
-EXPANSION = 0.7  # a rules' word read for a player's phrase, against 1 for a word of the question
 # a card the question names (crlookup.cards): the rules behind it (crlookup.card_rules) join the
 # question's terms, each kind weighted against a term the question names itself (1.0): its
 # keywords, its card types, the rules terms and symbols of its text; and its text's words
@@ -113,14 +112,15 @@ def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> list[int] | No
             parts.append([])
         else:
             parts[-1].append(s)
-    at, where = j, []
+    at = j
+    where: list[int] = []
     for k, part in enumerate(parts):
         starts = [at] if k == 0 else range(at, min(at + MAX_GAP, len(stems)) + 1)
-        at = next((x for x in starts if stems[x : x + len(part)] == part), None)
-        if at is None:
+        start = next((x for x in starts if stems[x : x + len(part)] == part), None)
+        if start is None:
             return None
-        where += range(at, at + len(part))
-        at += len(part)
+        where += range(start, start + len(part))
+        at = start + len(part)
     return where
 
 
@@ -192,11 +192,11 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
     )
     named_cards = _named_cards(lex, lib, words_text) if lib is not None else []
     for mention, _cards in named_cards:  # a card's name is no question words but the rules'
-        kept = _NAME_WORD.sub(  # ("Clone", "Fog": the card and what it does)
+        shown = _NAME_WORD.sub(  # ("Clone", "Fog": the card and what it does)
             lambda m: m.group() if fold(m.group()) in lex.vocab else " " * len(m.group()),
             mention.typed,
         )
-        words_text = words_text[: mention.start] + kept + words_text[mention.end :]
+        words_text = words_text[: mention.start] + shown + words_text[mention.end :]
     numbers_ = NUMBER_WORDS[an.lang]
     phrasebook = lex.phrasebook
     slang = {w for key in phrasebook for w in key}
@@ -245,11 +245,12 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
             ):
                 found.append((list(range(j, j + n)), meant))
         found += [
-            (at, meant)
-            for key, meant in gapped
+            (at, gap_meant)
+            for key, gap_meant in gapped
             if key[0] == stems[j] and (at := _phrase_at(key, stems, j)) is not None
         ]
-    found += [(list(at), signed) for at in loyalty]
+    if signed:  # (loyalty is empty without it)
+        found += [(list(at), signed) for at in loyalty]
     for at, meant in sorted(found, key=lambda f: (f[0][0] - f[0][-1], f[0][0])):
         if any(taken[p] for p in at):
             continue
@@ -351,6 +352,7 @@ def _card_evidence(
     by kind, unless the question names the term itself; and the words of their Oracle text."""
     if not named_cards:
         return [], []
+    assert lib is not None  # cards are named only where there is a library to find them in
     from crlookup.features import card_rules
 
     an = lex.analyzer

@@ -16,12 +16,14 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.i18n import N_
 from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.question import Question
 from crlookup.features.ask.retrieve import _with_rule, best
+
+if TYPE_CHECKING:
+    from crlookup.features.ask.question import Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
 RANKER = "ranker.json"  # in the shipped data

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from crlookup.core.numbers import rule_of
-from crlookup.features.ask.lexicon import Lexicon, Term
-from crlookup.features.ask.question import EXPANSION, Question
-from crlookup.library.reader import KEYWORD_SECTIONS
+from crlookup.core.numbers import KEYWORD_SECTIONS, rule_of
+from crlookup.features.ask.lexicon import EXPANSION, Lexicon, Term
+
+if TYPE_CHECKING:
+    from crlookup.features.ask.question import Question
 
 VARIANT = 0.6  # multiplayer and casual-variant rules (chapters 8, 9) unless the question names one
 K1, B = 1.2, 0.75  # BM25
@@ -53,7 +56,9 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         if w.card and w.stem not in counts:
             weights[w.stem] = max(weights.get(w.stem, 0.0), w.weight)
             from_cards.add(w.stem)
-    meaning = {}  # what the glossary says the recognised terms mean: context, not question
+    meaning: dict[
+        str, float
+    ] = {}  # what the glossary says the recognised terms mean: context, not question
     if MEANING:
         for k, _named in question.terms:
             meaning.update((stem, MEANING) for stem in lex.meanings[k] if stem not in weights)
@@ -134,28 +139,29 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                 if matched.get(i, set()) - from_cards
                 or any(reasons[i].get(r) for r in ("terms", "named", "cited"))
             }
+        reach = asked if card else None  # a card's term: only the entries asked about
         term = lex.terms[k]
         kind = GLOSSARY if term.kind == "glossary" else SECTION if term.kind.isdigit() else 1.0
         weight = _weight(lex, term) * kind * factor
         why, item = ("card", (*card, k)) if card else ("terms", k)
         for lo, hi in term.homes:
             for i in range(lo, hi):
-                if lex.lengths[i] and (not card or i in asked):
+                if lex.lengths[i] and (reach is None or i in reach):
                     _add(scores, reasons, i, HOME * weight, why, item)
                     for c in lex.cites[i]:
-                        if lex.lengths[c] and not lo <= c < hi and (not card or c in asked):
+                        if lex.lengths[c] and not lo <= c < hi and (reach is None or c in reach):
                             _add(scores, reasons, c, CITED * weight / 2, "cited", i)
         if len(term.stems) > 1:
             for i in lex.mention_sets[k]:
-                if not card or i in asked:
+                if reach is None or i in reach:
                     _add(scores, reasons, i, MENTION * weight, "named", k)
-    asked = lex.citations.words
-    tables = {w.stem: asked[w.stem] for w in question.words if w.stem in asked}
+    by_word = lex.citations.words
+    tables = {w.stem: by_word[w.stem] for w in question.words if w.stem in by_word}
     tables.update(
-        (s, asked[s])
+        (s, by_word[s])
         for k, _named in question.terms
         for s in lex.terms[k].english_stems
-        if s in asked
+        if s in by_word
     )
     if tables:  # rules answers cite for questions with the question's words
         for i in scores:
@@ -177,7 +183,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     return scores, reasons
 
 
-def _with_rule(by_number: dict[str, float], number: str) -> float:
+def _with_rule(by_number: Mapping[str, float], number: str) -> float:
     """A subrule's value plus PARENT_SHARE of its rule's."""
     rule = rule_of(number)
     own = by_number.get(number, 0)

@@ -1,0 +1,142 @@
+"""The browser's modal screens: every key (`?`), a list to pick from (`PickScreen`), made for
+an edition to switch to (`edition_pick`, `e`) and for the steps of a rule's history
+(`history_pick`, `h`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from crlookup.core.i18n import _
+from crlookup.ui import render
+
+if TYPE_CHECKING:
+    from crlookup.api import Library
+    from crlookup.ui.browse.views import Place
+
+
+class KeysScreen(ModalScreen):
+    """`?`: every key."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "app.pop_screen", _("close"))
+    ]
+
+    def compose(self) -> ComposeResult:
+        rows = [
+            ("/", _("search: a rule number, words, a card name or a question")),
+            ("Enter", _("open the result, or follow the link, under the cursor")),
+            ("Esc", _("leave the search box")),
+            ("Backspace, alt+←", _("back")),
+            ("alt+→", _("forward")),
+            ("e", _("another edition (the same rule, across renumberings)")),
+            ("l", _("languages side by side: EN, EN+RU, EN+PL")),
+            ("h", _("the rule's history: select an edition to see what changed")),
+            ("Tab", _("next pane")),
+            ("?", _("these keys")),
+            ("q", _("quit")),
+        ]
+        text = Text(_("Keys") + "\n\n", "bold")
+        for key, what in rows:
+            text.append(f"{key:>18}  ", "bold cyan")
+            text.append(what + "\n")
+        yield Static(text, id="keys")
+
+
+class PickScreen(ModalScreen):
+    """A list to pick one item from (an edition; a step of a rule's history). Without
+    `detail`, Enter dismisses it with the option's id; with it, the highlighted option's
+    `detail(id)` is shown below the list, and Enter picks nothing."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", _("close"))]
+
+    def __init__(self, title: str, options: list[Option], detail=None):
+        super().__init__()
+        self.title_text, self.options, self.detail = title, options, detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pick-box"):
+            yield Static(Text(self.title_text, "bold"), id="pick-title")
+            yield OptionList(*self.options, id="pick")
+            if self.detail is not None:
+                yield VerticalScroll(Static(id="pick-detail"), id="pick-detail-pane")
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.detail is not None and event.option.id is not None:
+            self.query_one("#pick-detail", Static).update(self.detail(event.option.id))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.detail is None:
+            self.dismiss(event.option.id)
+
+
+def edition_pick(lib: Library, edition: str) -> PickScreen:
+    """The editions of `edition`'s language, newest first (dismissed with the one picked)."""
+    lang = lib.edition(edition).lang
+    options = [
+        Option(
+            Text.assemble(
+                (e.id, "bold" if e.id == edition else ""),
+                ("  " + e.date.isoformat(), "dim"),
+            ),
+            id=e.id,
+        )
+        for e in reversed(lib.editions())
+        if e.lang == lang
+    ]
+    return PickScreen(_("Edition (the same rule, across renumberings)"), options)
+
+
+def history_pick(lib: Library, place: Place) -> PickScreen:
+    """The steps of a rule's history worth a line (and the edition shown), each with what
+    changed below the list (`NotFound` for a rule the edition lacks)."""
+    steps = [
+        s
+        for s in lib.history(place.key, place.edition).steps
+        if s.main and (s.noteworthy or s.edition == place.edition)
+    ]
+    by_id = {}
+    options = []
+    for i, s in enumerate(steps):
+        key = f"{i}"
+        by_id[key] = s
+        options.append(
+            Option(
+                Text.assemble(
+                    (s.date + "  ", "dim"),
+                    (f"{s.edition:<16}", ""),
+                    ((s.number or "—") + "  ", "bold cyan"),
+                    _history_word(s.change),
+                ),
+                id=key,
+            )
+        )
+
+    def detail(key: str):
+        s = by_id[key]
+        if s.diff:
+            return render.diff_text(s.diff, context=8)
+        if s.previous and s.previous[1] != s.number:
+            return Text(_("renumbered from {number}").format(number=s.previous[1]))
+        return Text(_("no change of wording"), "dim")
+
+    return PickScreen(_("History of {number}").format(number=place.key), options, detail)
+
+
+def _history_word(change: str) -> str:
+    return {
+        "added": _("first appears"),
+        "changed": _("changed"),
+        "moved": _("renumbered"),
+        "removed": _("removed"),
+        "split": _("split"),
+        "merged": _("merged"),
+        "unchanged": _("unchanged"),
+    }.get(change, change)
