@@ -16,7 +16,6 @@ as fast as the command line needs it to be.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import re
@@ -245,6 +244,8 @@ class Library(reader.Library):
             from crlookup import bilingual
 
             twins = bilingual.counterparts(self, found.hits, found.lang, parallel)
+            import dataclasses
+
             found = dataclasses.replace(found, parallel=parallel, counterparts=twins)
         return found
 
@@ -259,6 +260,8 @@ class Library(reader.Library):
             from crlookup import bilingual
 
             carried = bilingual.definitions_through_english(self, found.edition, term)
+            import dataclasses
+
             found = dataclasses.replace(found, found=tuple(carried))
         if not found.found:
             raise definitions.not_found(found)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -287,6 +289,21 @@ def imports_none_of(args: list[str], packages=("rich", "whoosh", "rapidfuzz", "b
 
 def test_json_output_never_imports_rich():
     imports_none_of(["rule", "702.19b", "--json"])
+
+
+def test_a_lookup_imports_only_what_it_needs():
+    """Issue 28's start-up: not click's `inspect` (ast, dis, tokenize) or `uuid` (platform),
+    not `pathlib` or `dataclasses`, and none of the build's stages (which would bring ask, the
+    cards and the alignment with them) when a library is only opened."""
+    modules = ("inspect", "uuid", "pathlib", "dataclasses", "crlookup.build.stages")
+    code = (
+        "import sys; from crlookup.ui.cli import cli\n"
+        "try: cli(['rule', '702.19b', '--json'])\n"
+        "except SystemExit: pass\n"
+        f"bad = [m for m in sys.modules if m in {modules!r} or m.startswith('crlookup.features')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
 
 
 def test_click_is_only_imported_by_the_cli():

@@ -60,3 +60,6 @@ def test_ci_runs_the_readme_test_command():
     # lint and format beside the tests, with the ruff the test extra pins
     assert "ruff check crlookup tests scripts" in ci
     assert "ruff format --check crlookup tests scripts" in ci
+    # and types, with the mypy the test extra pins and the settings of pyproject.toml
+    assert "\nmypy\n" in ci
+    assert "mypy==" in (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()

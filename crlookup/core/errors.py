@@ -8,7 +8,10 @@ and by programs that use crlookup as a library: `except crlookup.CrlookupError` 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 NOT_FOUND, BAD_INPUT = 1, 2
 MAX_WORDS = 200  # the most words a query or a question may have (no pasted pages)

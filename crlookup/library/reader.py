@@ -14,7 +14,6 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -111,8 +110,22 @@ def _glossary_entry(row: sqlite3.Row) -> GlossaryEntry:
     )
 
 
-@dataclass(frozen=True)
-class RuleLookup:
+def _edition_info(r: sqlite3.Row) -> EditionInfo:
+    return EditionInfo(
+        r["id"],
+        r["lang"],
+        date.fromisoformat(r["date"]),
+        r["title"],
+        r["source"],
+        bool(r["partial"]),
+        json.loads(r["counts"]),
+        tuple(json.loads(r["notes"])),
+        r["format"],
+        r["origin"],
+    )
+
+
+class RuleLookup(NamedTuple):
     """A rule as `crlookup rule` shows it: the entry, the entries below it (its subrules; for a
     section or chapter, its rules; none for "702.19."), what cites it, and any other entry
     Wizards printed with the same number in that edition (a numbering slip)."""
@@ -207,25 +220,20 @@ class Library:
         """Every edition, in the order they took effect (for one date: complete ones first)."""
         if self._editions is None:
             rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, partial, id")
-            self._editions = [
-                EditionInfo(
-                    r["id"],
-                    r["lang"],
-                    date.fromisoformat(r["date"]),
-                    r["title"],
-                    r["source"],
-                    bool(r["partial"]),
-                    json.loads(r["counts"]),
-                    tuple(json.loads(r["notes"])),
-                    r["format"],
-                    r["origin"],
-                )
-                for r in rows
-            ]
+            self._editions = [_edition_info(r) for r in rows]
         return self._editions
 
     def edition(self, edition_id: str | None = None, lang: str | None = None) -> EditionInfo:
         """The named edition, or the newest complete one of `lang` (English by default)."""
+        if self._editions is None:  # one row, not every edition's (a lookup needs one)
+            if edition_id:
+                query, args = "SELECT * FROM editions WHERE id = ?", (edition_id,)
+            else:  # as below: the last complete one in editions()'s order, else the last
+                query = "SELECT * FROM editions WHERE lang = ? ORDER BY partial, date DESC, id DESC"
+                args = (lang or "en",)
+            row = self.db.execute(query + " LIMIT 1", args).fetchone()
+            if row is not None:
+                return _edition_info(row)
         editions = self.editions()
         if edition_id:
             for e in editions:

@@ -363,10 +363,16 @@ def shipped_vectors() -> dict[bytes, object]:
     return dict(zip(keys.tolist(), vectors))
 
 
+#: The most passages the build embeds for one edition (about 11 s): an update's changed rules;
+#: an edition of another era lacks more, and keeps no closeness in meaning for them.
+MAX_EMBED = 200
+
+
 def entry_vectors(lib: Library, edition: str, shipped: dict, embed=None):
     """Every entry's vector in document order (zeros for an entry that is never an answer),
     from `shipped` (passage key -> vector) where it has the passage; the others are made with
-    `embed(texts)` if given, else left zero (no closeness in meaning for them). Returns the
+    `embed(texts)` if given and they are `MAX_EMBED` at most, else left zero (no closeness in
+    meaning for them). Returns the
     vectors (float32) and how many answerable entries have none."""
     import numpy as np
 
@@ -380,7 +386,7 @@ def entry_vectors(lib: Library, edition: str, shipped: dict, embed=None):
                 missing.append(i)
             else:
                 vectors[i] = found
-    if missing and embed is not None:
+    if missing and embed is not None and len(missing) <= MAX_EMBED:
         vectors[missing] = embed([texts[i] for i in missing])
         missing = []
     return vectors, len(missing)
