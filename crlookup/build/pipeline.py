@@ -44,12 +44,6 @@ def stages() -> tuple[Stage, ...]:
     return (editions.STAGE, alignments.STAGE, lexicons.STAGE, cards.STAGE, index.STAGE)
 
 
-# --------------------------------------------------------------------------- sources
-
-
-# --------------------------------------------------------------------------- the library
-
-
 def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
     return open_db(path, readonly)
 
@@ -396,17 +390,3 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"crlookup: adding the older editions failed: {e}\n")
         return 1
     return 0
-
-
-def _stage(progress: Progress | None, start: int, span: int) -> Progress | None:
-    """Report one stage of the build as its share (start..start+span) of 100."""
-    if progress is None:
-        return None
-
-    def report(done: int, total: int, label: str) -> None:
-        progress(start + round(span * done / max(total, 1)), 100, label)
-
-    return report
-
-
-# --------------------------------------------------------------------------- ingest
