@@ -19,6 +19,9 @@ from typing import NamedTuple
 from crlookup.core.numbers import rule_of
 
 KINDS = ("chapter", "section", "rule", "subrule")
+#: The kinds of a tournament document's entries (crlookup.core.documents): a section ("3"), a
+#: numbered entry ("3.1", "IPG 2.1", or a JAR case by its id) and an appendix ("MTR C").
+DOCUMENT_KINDS = ("section", "rule", "appendix")
 
 
 class Source(NamedTuple):
@@ -74,10 +77,17 @@ class Rule(NamedTuple):
     translations: tuple[
         tuple[str, str], ...
     ] = ()  # (lang, name) for titles other editions translate
+    # A tournament document's named parts beside its text, in document order: for an IPG
+    # infraction ("penalty", "Warning"), ("philosophy", …), ("additional remedy", …),
+    # ("upgrade", …). The text is the entry's main text (an infraction's definition).
+    parts: tuple[tuple[str, str], ...] = ()
+    # Judges' commentary printed beside the text (the annotated MTR): not the document's own
+    # words, so never part of its text, its references or the index; shown on request.
+    annotations: tuple[str, ...] = ()
 
     def to_dict(self, edition: str) -> dict:
         """The JSON form shared by `export`, `rule --json` and the other commands."""
-        return {
+        out = {
             "edition": edition,
             "number": self.number,
             "kind": self.kind,
@@ -89,6 +99,9 @@ class Rule(NamedTuple):
             "translations": dict(self.translations),
             "source": {"file": self.source.file, "line": self.source.line},
         }
+        if self.parts:
+            out["parts"] = dict(self.parts)
+        return out
 
 
 class GlossaryEntry(NamedTuple):
@@ -130,7 +143,8 @@ class GlossaryEntry(NamedTuple):
 
 
 class Edition(NamedTuple):
-    """One edition of the Comprehensive Rules: a language and an effective date."""
+    """One edition of a document (the Comprehensive Rules unless `document` says another:
+    crlookup.core.documents): a language and an effective date."""
 
     lang: str
     date: date
@@ -141,11 +155,13 @@ class Edition(NamedTuple):
     partial: bool = False
     notes: tuple[str, ...] = ()  # what the parser repaired or noticed, for auditing
     given_id: str = ""  # an id the user chose when ingesting
+    document: str = "cr"  # "cr", "mtr", "ipg" or "jar" (crlookup.core.documents.DOCUMENTS)
 
     @property
     def id(self) -> str:
-        """ "<lang>-<effective date>", unless the user gave another id."""
-        return self.given_id or edition_id(self.lang, self.date)
+        """ "<lang>-<effective date>" ("ipg-2024-09-23", "mtr-zh-2026-02-27" for another
+        document), unless the user gave another id."""
+        return self.given_id or edition_id(self.lang, self.date, self.document)
 
 
 class Face(NamedTuple):
@@ -231,5 +247,11 @@ def fold(text: str) -> str:
     return " ".join(text.casefold().replace("ё", "е").split())
 
 
-def edition_id(lang: str, day: date) -> str:
-    return f"{lang}-{day.isoformat()}"
+def edition_id(lang: str, day: date, document: str = "cr") -> str:
+    """An edition's id: "en-2024-07-30" for the CR; "ipg-2024-09-23" for another document in
+    English, "mtr-zh-2026-02-27" in another language."""
+    if document == "cr":
+        return f"{lang}-{day.isoformat()}"
+    if lang == "en":
+        return f"{document}-{day.isoformat()}"
+    return f"{document}-{lang}-{day.isoformat()}"
