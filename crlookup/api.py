@@ -153,12 +153,27 @@ class Library(reader.Library):
     def typed(self, text: str, edition: str | None = None) -> Typed:
         """What `text` is: a rule number `edition` has, a question, or words (and whether
         they name a card), with the edition to look in."""
-        from crlookup.core import numbers
+        from crlookup.core import documents, numbers
+        from crlookup.core.errors import NotFound
         from crlookup.library.index import detect_lang
 
         text = text.strip()
         lang = detect_lang(text)
+        if documents.split(text).document in documents.TOURNAMENT:  # "IPG 2.1", "MTR C"
+            try:
+                there, rule = self.entry(text)
+            except (NotFound, NumberError):
+                pass
+            else:
+                return Typed("rule", text, self.edition(there).lang, there, number=rule.number)
         given = self.edition(edition) if edition else None
+        if given is not None and given.document != "cr":  # "2.1" in the IPG shown
+            try:
+                there, rule = self.entry(text, given.id)
+            except (NotFound, NumberError):
+                pass
+            else:
+                return Typed("rule", text, given.lang, there, number=rule.number)
         info = given if given and given.lang == lang else self.edition(lang=lang)
         try:
             number = str(numbers.parse(text.rstrip(".")))
@@ -186,9 +201,10 @@ class Library(reader.Library):
     # -------------------------------------------------------------------- commands
 
     @_healing
-    def editions(self) -> list[EditionInfo]:
-        """Every edition, in the order they took effect (`crlookup editions`)."""
-        return super().editions()
+    def editions(self, document: str | None = "cr") -> list[EditionInfo]:
+        """Every edition of `document` (the CR by default; None: every document's), in the
+        order they took effect (`crlookup editions`)."""
+        return super().editions(document)
 
     @_healing
     def unresolved(self, edition: str):
@@ -226,9 +242,11 @@ class Library(reader.Library):
         section: str | None = None,
         limit: int = 10,
         parallel: str | None = None,
+        document: str = "cr",
     ) -> Search:
         """Rules, examples and glossary entries for `query`, ranked (`crlookup search`); with
-        `parallel`, each hit's counterpart in that language."""
+        `parallel`, each hit's counterpart in that language; `document` another document's
+        entries ("mtr", "ipg", "jar") or every document's ("all")."""
         from crlookup.features import search
 
         found = search.search(
@@ -239,6 +257,7 @@ class Library(reader.Library):
             lang=lang,
             section=section,
             limit=limit,
+            document=document,
         )
         if parallel:
             from crlookup import bilingual
@@ -304,7 +323,7 @@ class Library(reader.Library):
         target = self.edition(edition) if edition else self.edition(lang=lang or own)
         searched = target if target.lang == own else self.edition(lang=own)
         asked = ask.ask(self, question, searched.id, limit)
-        if searched.id != target.id:
+        if searched.id != target.id and asked.searched == searched.id:  # not another document's
             asked = asked._replace(answers=self._carry(asked.answers, target.id))
         return asked
 

@@ -43,6 +43,13 @@ COMMANDS = [
     # issue 19: a rule's life through all 131 editions, 2003-2026
     ("history (rich)", ["history", "702.19b"], 20.0),
     ("history --json", ["history", "702.2", "--json"], 20.0),
+    # issue 29: the judge's other rulebooks
+    ("rule IPG --json", ["rule", "IPG 2.1", "--json"], 8.0),
+    (
+        "ask, a penalty question (rich)",
+        ["ask", "What is the penalty for a missed trigger at Competitive REL?"],
+        40.0,
+    ),
 ]
 # (name, crlookup arguments, target in seconds): targets stated as time, not as a ratio
 TIMED = [

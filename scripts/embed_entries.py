@@ -1,6 +1,7 @@
 """Make data/entry-vectors.npz: the vectors of every answerable entry of the editions of
-crlookup.features.ask.prepare.EMBEDDED (the newest English and Russian editions among them), so that
-building the library embeds nothing and `ask` embeds nothing for its default editions.
+crlookup.features.ask.prepare.EMBEDDED (the newest English and Russian editions among them), and
+of the tournament documents' entries, so that building the library embeds nothing and `ask`
+embeds nothing for its default editions.
 
 Each distinct passage (crlookup.features.ask.prepare.passage: title, text, examples) is embedded once with
 the shipped model (most entries read the same in many editions); vectors already in the file
@@ -26,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np
 
 from crlookup.build import pipeline as build
+from crlookup.features.ask import procedure
 from crlookup.features.ask.embedding import DIM, embed
 from crlookup.features.ask.prepare import (
     EMBEDDED,
@@ -39,13 +41,17 @@ OUT = ROOT / "data" / SHIPPED_VECTORS
 
 
 def wanted(lib) -> dict[bytes, str]:
-    """Every distinct passage of the editions of EMBEDDED, by key."""
+    """Every distinct passage of the editions of EMBEDDED, and of the tournament documents'
+    entries `ask` answers with (crlookup.features.ask.procedure), by key."""
     out: dict[bytes, str] = {}
     for info in lib.editions():
         if info.id in EMBEDDED:
             for text in passages(lib, info.id):
                 if text:
                     out.setdefault(passage_key(text), text)
+    for candidate in procedure.candidates(lib):
+        for text in candidate.passages:
+            out.setdefault(passage_key(text), text)
     return out
 
 

@@ -430,3 +430,44 @@ def test_snapshot_side_by_side(library, snap_compare):
 def test_snapshot_history(library, snap_compare):
     """The timeline of 702.19b, its 2018 step highlighted: what changed, as a diff."""
     assert snap_compare(Browser(library, "702.19b"), press=["h", *["down"] * 5], terminal_size=SIZE)
+
+
+def test_the_tournament_documents_and_links_across_them(library):
+    """ "IPG 2.1" opens the IPG's entry with its penalty; its link to the MTR opens the MTR's
+    newest edition; a CR number clicked in the MTR opens the CR; the edition picker offers
+    every document's editions."""
+
+    async def steps(pilot):
+        app = pilot.app
+        assert app.place == Place("rule", "ipg-2024-09-23", "2.1")
+        text = pane(app)
+        assert "IPG 2.1 Game Play Error — Missed Trigger" in text
+        assert "Penalty: No Penalty" in text
+        links = app.query_one("#links", OptionList)
+        assert ids(links) == ["rule:mtr-2026-02-27:4.3"]
+        links.focus()
+        await highlight(pilot, links, "rule:mtr-2026-02-27:4.3")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.place == Place("rule", "mtr-2026-02-27", "4.3")
+        assert "MTR 4.3 Out-of-Order Sequencing" in pane(app)
+        app.open(Place("rule", "mtr-2026-02-27", "2.3"))
+        await pilot.pause()
+        app.action_follow("103.4")  # a click on the CR rule the MTR cites
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "103.4")
+        assert "rule:mtr-2026-02-27:2.3" in ids(app.query_one("#links", OptionList))
+        app.action_pick_document()  # `d`: another document, at its first entry
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen)
+        picked = ids(app.screen.query_one(OptionList))
+        assert picked == [NEWEST, "mtr-2025-11-10", "ipg-2024-09-23", "jar-2019-05-03"]
+        await highlight(pilot, app.screen.query_one(OptionList), "ipg-2024-09-23")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.place == Place("rule", "ipg-2024-09-23", "1")
+        app.action_pick_edition()  # `e`: the IPG's editions, not the CR's
+        await pilot.pause()
+        assert ids(app.screen.query_one(OptionList)) == ["ipg-2024-09-23", "ipg-2020-04-17"]
+
+    drive(library, "IPG 2.1", steps)

@@ -366,3 +366,38 @@ def test_the_cli_says_what_is_wrong_with_the_card_file(small_data, tmp_path):
         "no cards in this library: cards.jsonl.gz: expected a gzip-compressed "
         "JSON Lines file of cards, found 'not gzip at all'\n"
     )
+
+
+def test_ingest_takes_an_ipg_pdf_as_wizards_publishes_it(small_data, tmp_path):
+    """The IPG's PDF, ingested: its edition is the IPG's, found by "IPG 2.1"; a PDF that is
+    not an MTR or an IPG is one line naming it, exit 2, and the library stays as it was."""
+    import shutil
+
+    from conftest import one_line, run
+    from test_source_tournament_pdf import make_pdf, text_page
+
+    from crlookup import api
+
+    home = home_of(small_data)
+    pdf = tmp_path / "mtg_ipg_17apr20_en_0.pdf"
+    shutil.copy(DATA / "tournament" / "ipg-2020-04-17" / pdf.name, pdf)
+    added = ingest(str(pdf), {}, root=home)
+    assert [(e.id, e.document, e.origin) for e in added] == [("ipg-2020-04-17", "ipg", "user")]
+    lib = api.open(home)
+    try:
+        found = lib.rule("IPG 2.1")
+        assert (found.edition, found.document, dict(found.rule.parts)["penalty"]) == (
+            "ipg-2020-04-17",
+            "ipg",
+            "No Penalty",
+        )
+    finally:
+        lib.close()
+    before = (Path(home) / "current").read_text()
+    other = tmp_path / "menu.pdf"
+    other.write_bytes(
+        make_pdf([text_page("**Lunch menu", "Soup of the day", "Effective May 1, 2020")])
+    )
+    error = one_line(run("ingest", str(other), code=2).error)
+    assert error.startswith("menu.pdf") and "MTR or IPG" in error
+    assert (Path(home) / "current").read_text() == before

@@ -18,10 +18,25 @@ FILES = {item["file"]: item for item in MANIFEST["sources"]}  # the editions' so
 CARDS = MANIFEST["cards"]
 
 
+def _is_folder(name: str) -> bool:
+    return FILES[name]["format"] in sources.FOLDER_FORMATS
+
+
+def _bytes(name: str) -> bytes | None:
+    """A source file's bytes; None for a folder (a document published one file per section)."""
+    return None if _is_folder(name) else (DATA / name).read_bytes()
+
+
 def test_manifest_lists_every_shipped_file():
     shipped = {p.name for p in DATA.iterdir() if p.name != "manifest.json"}
     ask = MANIFEST["ask"]  # not sources: what `ask` ships with (crlookup/ask/)
-    assert shipped == set(FILES) | {CARDS["file"], CARDS["notice"], ask["vectors"], ask["ranker"]}
+    top = {name.split("/")[0] for name in FILES}  # the tournament documents are in a folder
+    assert shipped == top | {CARDS["file"], CARDS["notice"], ask["vectors"], ask["ranker"]}
+    # each tournament document's folder is a source, or holds one; its notice ships with it
+    tournament = DATA / "tournament"
+    assert (tournament / "NOTICE.md").exists()
+    folders = {p.name for p in tournament.iterdir() if p.is_dir()}
+    assert folders == {name.split("/")[1] for name in FILES if name.startswith("tournament/")}
     # every format has a shipped source but the official text, which is the archive's members
     assert {item["format"] for item in MANIFEST["sources"]} == set(sources.FORMATS) - {"text"}
     assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
@@ -33,6 +48,11 @@ def test_manifest_lists_every_shipped_file():
 
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_detected_from_content(name):
+    if _is_folder(name):
+        assert sources.detect(DATA / name, None) == FILES[name]["format"]
+        found = [f for f in sources.FOLDER_FORMATS if sources.parser(f).sniff_folder(DATA / name)]
+        assert found == [FILES[name]["format"]]
+        return
     data = (DATA / name).read_bytes()
     assert sources.detect(Path("renamed.bin"), data) == FILES[name]["format"]
     assert [f for f in sources.FORMATS if sources.parser(f).sniff(data)] == [FILES[name]["format"]]
@@ -48,17 +68,24 @@ def test_editions_as_the_manifest_says(name, request):
     editions = [manifest.apply_options(e, FILES[name].get("options", {})) for e in parsed]
     assert [e.id for e in editions] == FILES[name]["editions"]
     # an archive's editions come from its members, each named after the edition's date
-    assert all(e.source == name or e.source == f"MagicCompRules-{e.id[3:]}.txt" for e in editions)
+    assert all(
+        e.source in (name, Path(name).name) or e.source == f"MagicCompRules-{e.id[3:]}.txt"
+        for e in editions
+    )
 
 
 @pytest.mark.parametrize("fmt", sorted(sources.FORMATS))
 @pytest.mark.parametrize("name", sorted(FILES))
 def test_a_file_in_the_wrong_format_is_a_source_error(fmt, name):
-    if FILES[name]["format"] == fmt:
+    if FILES[name]["format"] == fmt or _is_folder(name) != (fmt in sources.FOLDER_FORMATS):
+        return  # a folder is read by a folder's parser, a file by a file's
+    if _is_folder(name):  # the other folder format says which of its files is missing
+        with pytest.raises(SourceError):
+            sources.parser(fmt).read(DATA / name, None)
         return
     with pytest.raises(SourceError) as e:
-        sources.parser(fmt).read(Path(name), (DATA / name).read_bytes())
-    assert str(e.value).startswith(name)
+        sources.parser(fmt).read(Path(name), _bytes(name))
+    assert str(e.value).startswith(Path(name).name)
 
 
 @pytest.mark.parametrize(
@@ -94,7 +121,11 @@ def test_broken_files_name_file_and_line(fmt, data, where):
 def test_data_files_are_byte_for_byte():
     """The shipped copies are the published bytes recorded in the manifest (sha256)."""
     for name, item in [*FILES.items(), (CARDS["file"], CARDS)]:
-        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == item["sha256"], name
+        if name in FILES and _is_folder(name):  # its files' names and bytes, in order
+            found = manifest.SourceFile(str(DATA / name), item["format"], "shipped").sha256()
+        else:
+            found = hashlib.sha256((DATA / name).read_bytes()).hexdigest()
+        assert found == item["sha256"], name
 
 
 def test_no_edition_format_reads_the_card_file():

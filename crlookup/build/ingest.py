@@ -47,7 +47,7 @@ def ingest(
     parsed = [apply_options(e, options) for e in found]
     lib = open_library(str(root), progress)
     try:
-        known = {e.id: e.source for e in lib.editions()}
+        known = {e.id: e.source for e in lib.editions(None)}
     finally:
         lib.close()
     for e in parsed:
@@ -83,7 +83,7 @@ def ingest(
         raise
     lib = open_library(str(root))
     try:
-        return [e for e in lib.editions() if e.id in {p.id for p in parsed}]
+        return [e for e in lib.editions(None) if e.id in {p.id for p in parsed}]
     finally:
         lib.close()
 

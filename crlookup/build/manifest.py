@@ -40,23 +40,40 @@ class SourceFile(NamedTuple):
     def name(self) -> str:
         return os.path.basename(self.path)
 
+    def _files(self) -> list[str]:
+        """The file, or a folder's files (a document published one file per section) sorted."""
+        if os.path.isdir(self.path):
+            return sorted(
+                os.path.join(self.path, n)
+                for n in os.listdir(self.path)
+                if os.path.isfile(os.path.join(self.path, n))
+            )
+        return [self.path]
+
     def stat(self) -> tuple[int, int]:
-        """Size and modification time; (-1, -1) for a file that is not there (its parser
-        says so when the library is built)."""
+        """Size and modification time (a folder's: its files' total and the newest); (-1, -1)
+        for a file that is not there (its parser says so when the library is built)."""
         try:
-            st = os.stat(self.path)
+            stats = [os.stat(f) for f in self._files()]
         except FileNotFoundError:
             return -1, -1
-        return st.st_size, st.st_mtime_ns
+        return sum(st.st_size for st in stats), max((st.st_mtime_ns for st in stats), default=0)
 
     def sha256(self) -> str:
+        """The file's SHA-256; a folder's: of its files' names and contents, in order."""
         import hashlib
 
+        files = self._files()
+        digest = hashlib.sha256()
         try:
-            with open(self.path, "rb") as f:
-                return hashlib.sha256(f.read()).hexdigest()
+            for path in files:
+                if len(files) > 1 or path != self.path:
+                    digest.update(os.path.basename(path).encode() + b"\x00")
+                with open(path, "rb") as f:
+                    digest.update(f.read())
         except FileNotFoundError:
             return ""
+        return digest.hexdigest()
 
 
 def read_manifest(directory: str, origin: str) -> list[SourceFile]:

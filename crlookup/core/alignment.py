@@ -82,8 +82,11 @@ def plain_marks(text: str) -> str:
 
 def comparable(rule: Rule) -> str:
     """The text as compared: folded, typographic marks plain, reference numbers blanked."""
+    parts = [f"{name}: {text}" for name, text in rule.parts]
     text = (
-        " ".join([rule.title, rule.text, *rule.examples]) if rule.title != rule.text else rule.text
+        " ".join([rule.title, rule.text, *rule.examples, *parts])
+        if rule.title != rule.text
+        else rule.text
     )
     return _REF_NUMBER.sub("#", fold(plain_marks(text)))
 
@@ -126,8 +129,11 @@ def _counts(old: Rule | None, new: Rule | None) -> tuple[int, int]:
 
 
 def full_text(rule: Rule) -> str:
-    """A rule's text and its examples, as compared and diffed."""
-    return "\n".join([rule.text, *rule.examples])
+    """A rule's text and its examples (a tournament entry's: and its parts, each named), as
+    compared and diffed."""
+    return "\n".join(
+        [rule.text, *rule.examples, *(f"{n.capitalize()}: {t}" for n, t in rule.parts)]
+    )
 
 
 def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) -> list[Match]:

@@ -123,6 +123,11 @@ def parse(text: str) -> RuleNumber:
     return RuleNumber(section, int(m.group(3)), m.group(4))
 
 
+def is_rule_number(text: str) -> bool:
+    """Whether `text` is a CR number in its canonical form ("702.19b"; not "IPG 2.1")."""
+    return bool(_NUMBER.match(text))
+
+
 def without_subrules(text: str) -> bool:
     """Whether a rule number is written with its closing period, as official text prints a
     rule ("702.19."): asking for the rule without its subrules (a section's "702." is not)."""

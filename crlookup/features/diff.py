@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from crlookup.core import numbers
+from crlookup.core import documents, numbers
 from crlookup.core.alignment import KINDS, Match, full_text, number_of, word_diff
 from crlookup.core.errors import BadInput
 from crlookup.core.i18n import _
@@ -92,12 +92,19 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
     renumberings (the stored alignment where the build made one). A partial `new` edition
     lacks sections rather than removing them: their rules are not counted as removed.
     `words` false leaves out the word diffs and texts (for the counts alone)."""
-    under = numbers.parse(section) if section else None
     old_info, new_info = lib.edition(old), lib.edition(new)
+    if old_info.document != new_info.document:
+        raise BadInput(
+            _("{old} and {new} are editions of different documents").format(
+                old=old_info.id, new=new_info.id
+            )
+        )
     if old_info.lang != new_info.lang:
         raise BadInput(
             _("{old} and {new} are in different languages").format(old=old_info.id, new=new_info.id)
         )
+    cr = old_info.document == "cr"
+    under = numbers.parse(section) if section and cr else None
     old, new = old_info.id, new_info.id
     matches = stored(lib, old, new) or align_editions(lib, old, new)
     if under is not None:
@@ -105,6 +112,11 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
             m
             for m in matches
             if any(n and under.contains(numbers.parse(n)) for n in (m.old, m.new))
+        ]
+    elif section:  # a tournament document's section: "2" holds 2.1, 2.2, ...
+        wanted = documents.number(section)
+        matches = [
+            m for m in matches if any(n and n.split(".")[0] == wanted for n in (m.old, m.new))
         ]
     if new_info.partial:
         present = {n.split(".")[0] for n in lib.numbers(new)}
@@ -115,7 +127,7 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
         ]
     changed = sorted(
         (m for m in matches if m.kind != "unchanged"),
-        key=lambda m: numbers.sort_key(number_of(m)),
+        key=lambda m: numbers.sort_key(number_of(m)) if cr else documents.sort_key(number_of(m)),
     )
     out, titles = [], {}
     for m in changed:
@@ -136,6 +148,5 @@ def diff(lib, old: str, new: str, section: str | None = None, words: bool = True
                     text=full_text(lib.get(new if m.kind == "added" else old, m.new or m.old))
                 )
         out.append(c)
-    return EditionDiff(
-        old, new, str(under) if under else None, summary(matches), tuple(out), titles
-    )
+    shown_section = str(under) if under else (documents.number(section) if section else None)
+    return EditionDiff(old, new, shown_section, summary(matches), tuple(out), titles)

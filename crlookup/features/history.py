@@ -86,11 +86,15 @@ def history(lib: Library, number: str, edition: str | None = None) -> History:
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     """The rule's number and change in each edition of its language, in the order the
     editions took effect."""
-    infos = {e.id: e for e in lib.editions()}
-    steps = (
-        _headings(lib, edition, number) if "." not in number else _rule_steps(lib, edition, number)
-    )
-    line = _main_line(infos)
+    document = lib.edition(edition).document
+    infos = {e.id: e for e in lib.editions(document)}
+    if "." not in number:
+        steps = _headings(lib, edition, number)
+    elif document != "cr":
+        steps = _document_steps(lib, edition, number)
+    else:
+        steps = _rule_steps(lib, edition, number)
+    line = _main_line(infos) if document == "cr" else set(infos)
     return [
         s._replace(
             diff=_diff(lib, s), date=infos[s.edition].date.isoformat(), main=s.edition in line
@@ -164,10 +168,11 @@ def _headings(lib: Library, edition: str, number: str) -> list[Step]:
 
     Headings are not aligned (their rules are); the same number is the same heading.
     """
-    lang = lib.edition(edition).lang
+    info = lib.edition(edition)
+    lang = info.lang
     steps: list[Step] = []
     previous = None
-    for e in lib.editions():
+    for e in lib.editions(info.document):
         if e.lang != lang:
             continue
         here = lib.get(e.id, number)
@@ -187,4 +192,54 @@ def _headings(lib: Library, edition: str, number: str) -> list[Step]:
                 )
             )
         previous = (e.id, number)
+    return steps
+
+
+def _document_steps(lib: Library, edition: str, number: str) -> list[Step]:
+    """A tournament document's entry through its editions: the library stores no alignments
+    of them (a few editions of a hundred entries each), so each pair of editions is aligned
+    here, backwards from `edition` and forwards."""
+    from crlookup.library.alignments import align_editions
+
+    info = lib.edition(edition)
+    eds = [e.id for e in lib.editions(info.document) if e.lang == info.lang]
+    at = eds.index(edition)
+    cache: dict[str, list[Rule]] = {}
+
+    def step(old_ed: str, new_ed: str, m) -> Step:
+        return Step(
+            new_ed,
+            m.new,
+            m.kind,
+            (old_ed, m.old) if m.old else None,
+            m.words_added,
+            m.words_removed,
+            m.refs_only,
+            m.typography,
+        )
+
+    steps: list[Step] = []
+    current = number
+    for i in range(at, 0, -1):  # backwards: where it came from
+        old_ed, new_ed = eds[i - 1], eds[i]
+        m = next((m for m in align_editions(lib, old_ed, new_ed, cache) if m.new == current), None)
+        if m is None or m.old is None:
+            break
+        steps.insert(0, step(old_ed, new_ed, m))
+        current = m.old
+    first = steps[0].previous if steps else (edition, number)
+    assert first is not None
+    steps.insert(0, Step(first[0], first[1], "added", None))
+    current = number
+    for i in range(at, len(eds) - 1):  # forwards: where it went
+        old_ed, new_ed = eds[i], eds[i + 1]
+        m = next((m for m in align_editions(lib, old_ed, new_ed, cache) if m.old == current), None)
+        if m is None:
+            break
+        if m.new is None:
+            if not lib.edition(new_ed).partial:
+                steps.append(Step(new_ed, None, "removed", (old_ed, current)))
+            break
+        steps.append(step(old_ed, new_ed, m))
+        current = m.new
     return steps

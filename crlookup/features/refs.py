@@ -12,11 +12,13 @@ if TYPE_CHECKING:
 
 class Cited(NamedTuple):
     """An entry reached by following citations: its number ("glossary:Term" for a glossary
-    entry), how many steps away, and one line about it."""
+    entry; "IPG 2.1", "CR 603.3b" for another document's), how many steps away, one line about
+    it, and the edition it is in (another document's newest, for those)."""
 
     number: str
     depth: int
     preview: str
+    edition: str = ""
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class Citations:
         def item(c: Cited) -> dict:
             return {
                 "number": c.number,
-                "edition": self.edition,
+                "edition": c.edition or self.edition,
                 "depth": c.depth,
                 "preview": c.preview,
             }
@@ -50,19 +52,25 @@ def walk(
     lib: Library, edition: str, start: str, depth: int, outgoing: bool
 ) -> list[tuple[str, int]]:
     """Numbers reached from `start` by following citations (`outgoing`) or citers, up to
-    `depth` steps, each with its distance; a glossary entry is reached but not followed."""
+    `depth` steps, each with its distance; a glossary entry, and another document's entry
+    ("IPG 2.1", "CR 603.3b"), is reached but not followed."""
+    info = lib.edition(edition)
     seen = {start}
     out: list[tuple[str, int]] = []
     frontier = [start]
     for d in range(1, depth + 1):
         step = []
         for n in frontier:
-            for m in lib.cites(edition, n) if outgoing else lib.cited_by(edition, n):
+            if outgoing:
+                found = lib.cites(edition, n)
+            else:
+                found = lib.cited_by(edition, n) + lib.cited_elsewhere(info, n)
+            for m in found:
                 if m not in seen:
                     seen.add(m)
                     step.append(m)
                     out.append((m, d))
-        frontier = [m for m in step if not m.startswith("glossary:")]
+        frontier = [m for m in step if not m.startswith("glossary:") and not _elsewhere(m)]
     return out
 
 
@@ -70,8 +78,21 @@ def citations(lib: Library, edition: str, number: str, depth: int = 1) -> Citati
     """The entries `number` of `edition` cites and that cite it, up to `depth` steps away.
     Citations of its subrules and of ranges that include it count."""
 
+    from crlookup.core.errors import CrlookupError
+
     def cited(found: list[tuple[str, int]]) -> tuple[Cited, ...]:
-        return tuple(Cited(n, d, lib.preview(edition, n)) for n, d in found)
+        out = []
+        for n, d in found:
+            if not _elsewhere(n):  # this edition's
+                out.append(Cited(n, d, lib.preview(edition, n)))
+                continue
+            try:  # another document's, in its newest edition
+                there, rule = lib.entry(n)
+            except CrlookupError:
+                out.append(Cited(n, d, ""))
+                continue
+            out.append(Cited(n, d, lib.preview(there, rule.number), there))
+        return tuple(out)
 
     return Citations(
         edition,
@@ -81,3 +102,8 @@ def citations(lib: Library, edition: str, number: str, depth: int = 1) -> Citati
         cited(walk(lib, edition, number, depth, outgoing=True)),
         cited(walk(lib, edition, number, depth, outgoing=False)),
     )
+
+
+def _elsewhere(number: str) -> bool:
+    """Whether a cited number is another document's ("IPG 2.1", "CR 603.3b")."""
+    return " " in number and not number.startswith("glossary:")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from crlookup.core import numbers
+from crlookup.core.documents import document_of
 from crlookup.core.errors import BadInput
 from crlookup.core.i18n import _
 from crlookup.library.index import LANGS, Hit, Index, Results, detect_lang
@@ -45,6 +46,7 @@ class Search:
             "widened": self.widened,
             "hits": [
                 {
+                    "document": document_of(h.edition),
                     "edition": h.edition,
                     "editions": list(h.editions),
                     "number": h.number or None,
@@ -68,12 +70,16 @@ def search(
     lang: str | None = None,
     section: str | None = None,
     limit: int = 10,
+    document: str = "cr",
 ) -> Search:
     """Search the rules, examples and glossary entries of `edition`, or of every edition of the
     language (`all_editions`), or else of the newest edition of `lang` (by default the query's
     language, from its script; if that edition has nothing, the older ones). `section` keeps
-    entries at or below that number. (crlookup.api adds each hit's counterpart in another
-    language, `search --parallel`.)"""
+    entries at or below that number. `document` searches a tournament document instead ("mtr",
+    "ipg", "jar": its newest edition) or every document ("all"). (crlookup.api adds each hit's
+    counterpart in another language, `search --parallel`.)"""
+    if document != "cr" and not edition:
+        return _documents(lib, query, document, lang, limit)
     prefix = str(numbers.parse(section)) if section else None
     scope: tuple[str, ...] | None
     if edition:
@@ -87,14 +93,46 @@ def search(
         lang, scope = info.lang, (info.id,)
     else:
         lang = lang or detect_lang(query)
-        scope = None if all_editions else (lib.edition(lang=lang).id,)
+        scope = _every(lib, lang) if all_editions else (lib.edition(lang=lang).id,)
     ix = index(lib, lang)
+    if prefix and lib.edition(scope[0]).document != "cr":
+        prefix = None  # a tournament document's edition: no CR section to keep to
     found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
     widened = None
     if not found.hits and scope and not edition:
-        found = ix.search(query, editions=None, prefix=prefix, limit=limit)
+        found = ix.search(query, editions=_every(lib, lang), prefix=prefix, limit=limit)
         widened = scope[0] if found.hits else None
     return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits), widened)
+
+
+def _every(lib: Library, lang: str) -> tuple[str, ...]:
+    """Every CR edition of `lang` (not the tournament documents the same index holds)."""
+    return tuple(e.id for e in lib.editions() if e.lang == lang)
+
+
+def _documents(lib: Library, query: str, document: str, lang: str | None, limit: int) -> Search:
+    """The newest English edition of a tournament document searched, or ("all") of every
+    document, the CR's among them."""
+    from crlookup.core.documents import DOCUMENTS
+
+    if document != "all" and document not in DOCUMENTS:
+        raise BadInput(
+            _("--doc {document}: expected one of {names}").format(
+                document=document, names=", ".join([*DOCUMENTS, "all"])
+            )
+        )
+    wanted = [d for d in DOCUMENTS if document in ("all", d)]
+    lang = lang or "en"
+    scope = tuple(
+        lib.edition(lang=lang, document=d).id
+        for d in wanted
+        if any(e.lang == lang for e in lib.editions(d))
+    )
+    if not scope:
+        raise BadInput(_("no edition of {document} in {lang}").format(document=document, lang=lang))
+    ix = index(lib, lang)
+    found = ix.search(query, editions=scope, limit=limit)
+    return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits))
 
 
 def index(lib: Library, lang: str) -> Index:

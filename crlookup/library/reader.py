@@ -10,6 +10,7 @@ says why there are none. Nothing here writes the database.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -17,7 +18,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core import numbers
+from crlookup.core import documents, numbers
 from crlookup.core.errors import CardsUnavailable, LibraryDamaged, NotFound, NumberError
 from crlookup.core.i18n import _
 from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
@@ -53,15 +54,18 @@ class EditionInfo(NamedTuple):
     notes: tuple[str, ...]
     format: str = ""  # of its source file (crlookup.sources.FORMATS)
     origin: str = ""  # "shipped", or "user" for an edition the user ingested
+    document: str = "cr"  # crlookup.core.documents.DOCUMENTS
 
     @property
     def official(self) -> bool:
-        """Wizards' own text file, as published (not a conversion, a scrape or a translation)."""
-        return self.format in ("text", "archive")
+        """Wizards' own file, as published (not a conversion, a scrape or a translation): the
+        CR's text file, or a tournament document's PDF."""
+        return self.format in ("text", "archive", "tournament_pdf")
 
     def to_dict(self) -> dict:
         return {
             "id": self.id,
+            "document": self.document,
             "lang": self.lang,
             "date": self.date.isoformat(),
             "title": self.title,
@@ -92,6 +96,8 @@ def _rule(row: sqlite3.Row) -> Rule:
         refs=_refs_load(row["refs"]),
         cards=tuple(json.loads(row["cards"])),
         translations=tuple(tuple(t) for t in json.loads(row["translations"])),
+        parts=tuple(tuple(p) for p in json.loads(row["parts"])),
+        annotations=tuple(json.loads(row["annotations"])),
     )
 
 
@@ -122,6 +128,7 @@ def _edition_info(r: sqlite3.Row) -> EditionInfo:
         tuple(json.loads(r["notes"])),
         r["format"],
         r["origin"],
+        r["document"],
     )
 
 
@@ -135,13 +142,20 @@ class RuleLookup(NamedTuple):
     below: tuple[Rule, ...]
     cited_by: tuple[str, ...]
     twins: tuple[Rule, ...] = ()
+    document: str = "cr"
 
-    def to_dict(self) -> dict:
-        data = self.rule.to_dict(self.edition)
+    def to_dict(self, annotations: bool = False) -> dict:
+        """The JSON of `crlookup rule`; with `annotations`, the judges' commentary beside
+        each entry that has some (the annotated MTR)."""
+        data = {"document": self.document, **self.rule.to_dict(self.edition)}
         data["children"] = [r.to_dict(self.edition) for r in self.below]
         data["cited_by"] = list(self.cited_by)
         if self.twins:
             data["twins"] = [r.to_dict(self.edition) for r in self.twins]
+        if annotations:
+            data["annotations"] = list(self.rule.annotations)
+            for child, r in zip(data["children"], self.below):
+                child["annotations"] = list(r.annotations)
         return data
 
 
@@ -216,25 +230,35 @@ class Library:
 
     # editions -----------------------------------------------------------------
 
-    def editions(self) -> list[EditionInfo]:
-        """Every edition, in the order they took effect (for one date: complete ones first)."""
+    def editions(self, document: str | None = "cr") -> list[EditionInfo]:
+        """Every edition of `document` (the CR by default; None: of every document), in the
+        order they took effect (for one date: complete ones first)."""
         if self._editions is None:
             rows = self.db.execute("SELECT * FROM editions ORDER BY date, lang, partial, id")
             self._editions = [_edition_info(r) for r in rows]
-        return self._editions
+        if document is None:
+            return self._editions
+        return [e for e in self._editions if e.document == document]
 
-    def edition(self, edition_id: str | None = None, lang: str | None = None) -> EditionInfo:
-        """The named edition, or the newest complete one of `lang` (English by default)."""
+    def edition(
+        self, edition_id: str | None = None, lang: str | None = None, document: str = "cr"
+    ) -> EditionInfo:
+        """The named edition (of any document), or the newest complete one of `document` in
+        `lang` (English by default)."""
         if self._editions is None:  # one row, not every edition's (a lookup needs one)
+            args: tuple[str, ...]
             if edition_id:
                 query, args = "SELECT * FROM editions WHERE id = ?", (edition_id,)
             else:  # as below: the last complete one in editions()'s order, else the last
-                query = "SELECT * FROM editions WHERE lang = ? ORDER BY partial, date DESC, id DESC"
-                args = (lang or "en",)
+                query = (
+                    "SELECT * FROM editions WHERE lang = ? AND document = ? "
+                    "ORDER BY partial, date DESC, id DESC"
+                )
+                args = (lang or "en", document)
             row = self.db.execute(query + " LIMIT 1", args).fetchone()
             if row is not None:
                 return _edition_info(row)
-        editions = self.editions()
+        editions = self.editions(None)
         if edition_id:
             for e in editions:
                 if e.id == edition_id:
@@ -244,11 +268,12 @@ class Library:
                 _closest_editions(edition_id, editions),
             )
         lang = lang or "en"
-        of_lang = [e for e in editions if e.lang == lang]
+        of_document = [e for e in editions if e.document == document]
+        of_lang = [e for e in of_document if e.lang == lang]
         if not of_lang:
             raise NotFound(
                 _("no edition in language {lang!r}").format(lang=lang),
-                sorted({e.lang for e in editions}),
+                sorted({e.lang for e in of_document}),
             )
         complete = [e for e in of_lang if not e.partial] or of_lang
         return complete[-1]
@@ -267,9 +292,31 @@ class Library:
     ) -> tuple[str, Rule]:
         """The edition (`edition`, else the newest of `lang`, else of English) and its entry
         numbered `number`; `NumberError` for no number, `NotFound` (the nearest numbers that
-        exist) for a number it lacks."""
-        wanted = str(numbers.parse(number))
-        found_in = self.edition(edition, lang=lang).id
+        exist) for a number it lacks. A number may name its document ("IPG 2.1", "MTR C",
+        "CR 702.19b", "JAR extra cards"): then the newest edition of that document."""
+        document, rest = documents.split(number)
+        info = None
+        if document not in (None, "cr") or (edition and document is None):
+            info = self.edition(edition, lang=lang, document=document or "cr")
+            if document and info.document != document:
+                raise NumberError(
+                    _("{number} is not a number of {edition} (an edition of the {name})").format(
+                        number=number, edition=info.id, name=documents.DOCUMENTS[info.document]
+                    )
+                )
+        if info is not None and info.document != "cr":
+            if edition:
+                return info.id, self._document_entry(info.id, rest)
+            # the newest edition that has it: the newest may be partial (the annotated MTR)
+            for other in reversed(self.editions(info.document)):
+                if other.lang == info.lang and other.id != info.id:
+                    with contextlib.suppress(NotFound):
+                        return other.id, self._document_entry(other.id, rest)
+                if other.id == info.id:  # the newest complete one: the older ones come after
+                    break
+            return info.id, self._document_entry(info.id, rest)
+        wanted = str(numbers.parse(rest))
+        found_in = info.id if info is not None else self.edition(edition, lang=lang).id
         found = self.get(found_in, wanted)
         if found is None:
             raise NotFound(
@@ -277,6 +324,27 @@ class Library:
                 self.nearest(found_in, wanted),
             )
         return found_in, found
+
+    def _document_entry(self, edition: str, text: str) -> Rule:
+        """A tournament document's entry by its number ("2.1", "C", "appendix C"), or by its id
+        or the words of its title or text (a JAR case: "forgets-triggered-ability", "extra
+        cards"): the entry with the most of them, the title's counting double."""
+        text = text.strip().rstrip(".")
+        if documents.is_number(text):
+            found = self.get(edition, documents.number(text))
+            if found is not None:
+                return found
+        else:
+            found = self.get(edition, text.lower())
+            if found is not None:
+                return found
+            best = _by_words(text, list(self.entries(edition)))
+            if best is not None:
+                return best
+        raise NotFound(
+            _("no entry {number} in {edition}").format(number=text, edition=edition),
+            self.nearest(edition, text),
+        )
 
     def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
         """A rule with its subrules (for a section, its rules) and what cites it; a trailing
@@ -289,13 +357,38 @@ class Library:
             below = self.children(found_in, rule.number)
         else:
             below = self.subtree(found_in, rule.number)
+        info = self.edition(found_in)
         return RuleLookup(
             found_in,
             rule,
             tuple(below),
-            tuple(self.cited_by(found_in, rule.number)),
+            tuple(self.cited_by(found_in, rule.number) + self.cited_elsewhere(info, rule.number)),
             tuple(self.twins(found_in, rule.number)[1:]),
+            info.document,
         )
+
+    def cited_elsewhere(self, info: EditionInfo, number: str) -> list[str]:
+        """The entries of the other documents (the newest edition of each) that cite this
+        entry or what is below it: "IPG 2.1" citing "CR 603.3b" or "MTR 2.12"."""
+        prefix = f"{documents.PREFIX[info.document]} {number}"
+        below = f"{prefix}[a-z]*" if "." in number else f"{prefix}.*"
+        rows = self.db.execute(
+            "SELECT DISTINCT d.document, e.number FROM cites c "
+            "JOIN entry e ON e.content = c.content JOIN editions d ON d.id = e.edition "
+            "WHERE c.target_sort >= ? AND c.target_sort < ? AND (c.target = ? OR c.target GLOB ?) "
+            "AND d.document != ? "
+            "AND d.id = (SELECT n.id FROM editions n WHERE n.document = d.document "
+            "AND n.lang = d.lang ORDER BY n.date DESC LIMIT 1) AND d.lang = ?",
+            (
+                prefix,
+                prefix + "~",
+                prefix,
+                below,
+                info.document,
+                "en" if info.document == "cr" else info.lang,
+            ),
+        ).fetchall()
+        return documents.order(documents.label(doc, n) for doc, n in rows)
 
     def twins(self, edition: str, number: str) -> list[Rule]:
         """Every entry printed with that number, in document order: one, except where the
@@ -308,7 +401,7 @@ class Library:
 
     def subtree(self, edition: str, number: str) -> list[Rule]:
         """The entry's descendants in document order (not the entry itself)."""
-        s = sort_string(number)
+        s = self._sort(edition, number)
         rows = self.db.execute(
             "SELECT * FROM entries WHERE edition = ? AND sort > ? AND sort < ? ORDER BY seq",
             (edition, s + ".", s + "/"),
@@ -316,6 +409,8 @@ class Library:
         return [_rule(r) for r in rows]
 
     def children(self, edition: str, number: str) -> list[Rule]:
+        if not numbers.is_rule_number(number) or self.edition(edition).document != "cr":
+            return self.subtree(edition, number)  # a tournament document's: two levels
         parent = numbers.parse(number)
         return [
             r for r in self.subtree(edition, number) if numbers.parse(r.number).parent == parent
@@ -406,7 +501,7 @@ class Library:
 
     def cited_by(self, edition: str, number: str) -> list[str]:
         """Entries (and "glossary:Term"s) citing this entry or anything below it."""
-        s = sort_string(number)
+        s = self._sort(edition, number)
         where = "(c.target_sort = ? OR (c.target_sort > ? AND c.target_sort < ?))"
         rows = self.db.execute(
             "SELECT DISTINCT e.number FROM cites c JOIN entry e "
@@ -418,12 +513,20 @@ class Library:
         ).fetchall()
         own = {number} | {r.number for r in self.subtree(edition, number)}
         found = [r[0] for r in rows if r[0] not in own]
-        rules = sorted((n for n in found if not n.startswith("glossary:")), key=numbers.sort_key)
+        rules = documents.order(n for n in found if not n.startswith("glossary:"))
         return rules + sorted(n for n in found if n.startswith("glossary:"))
+
+    def _sort(self, edition: str, number: str) -> str:
+        """The sort string the build stored for an entry (a tournament document's are not
+        made from the number alone), else the CR's for the number."""
+        row = self.db.execute(
+            "SELECT sort FROM entry WHERE edition = ? AND number = ? LIMIT 1", (edition, number)
+        ).fetchone()
+        return row[0] if row else sort_string(number)
 
     def cites(self, edition: str, number: str) -> list[str]:
         """What an entry and the entries below it cite, outside itself, in numeric order."""
-        s = sort_string(number)
+        s = self._sort(edition, number)
         rows = self.db.execute(
             "SELECT DISTINCT c.target FROM entry e JOIN cites c ON c.content = e.content "
             "WHERE e.edition = ? AND (e.sort = ? OR (e.sort > ? AND e.sort < ?)) "
@@ -431,7 +534,7 @@ class Library:
             (edition, s, s + ".", s + "/"),
         ).fetchall()
         own = {number} | {r.number for r in self.subtree(edition, number)}
-        return sorted((r[0] for r in rows if r[0] not in own), key=numbers.sort_key)
+        return documents.order(r[0] for r in rows if r[0] not in own)
 
     def preview(self, edition: str, number: str, width: int = 90) -> str:
         """One line about an entry: its title, or the start of its text."""
@@ -452,6 +555,8 @@ class Library:
 
     def nearest(self, edition: str, number: str, limit: int = 3) -> list[str]:
         """Existing numbers closest to one that does not exist: its truncations, then neighbours."""
+        if not numbers.is_rule_number(number) and not numbers.is_rule_number(number.lower()):
+            return self._nearest_entries(edition, number, limit)
         existing = self.numbers(edition)
         have = set(existing)
         out: list[str] = []
@@ -472,6 +577,60 @@ class Library:
             if n not in out:
                 out.append(n)
         return out[:limit]
+
+    def _nearest_entries(self, edition: str, text: str, limit: int) -> list[str]:
+        """A tournament document's entries nearest to a number it lacks ("9.9": the last of
+        section 9, or the nearest sections) or to words no title matches."""
+        rows = self.db.execute(
+            "SELECT number, title FROM entries WHERE edition = ? AND kind != 'section' "
+            "ORDER BY seq",
+            (edition,),
+        ).fetchall()
+        if documents.is_number(text):
+            want = documents.sort_key(documents.number(text))
+            near = sorted(
+                (r[0] for r in rows),
+                key=lambda n: (
+                    documents.sort_key(n)[:2] != want[:2],
+                    _gap(documents.sort_key(n), want),
+                ),
+            )
+            return near[:limit]
+        from rapidfuzz import fuzz, process
+
+        found = process.extract(
+            text.lower(), {n: t.lower() for n, t in rows}, scorer=fuzz.WRatio, limit=limit
+        )
+        return [n for _t, _score, n in found]
+
+
+def _by_words(text: str, entries: list[Rule]) -> Rule | None:
+    """The entry whose title and text hold every word of `text` (a word counts by its first
+    five letters: "drew" is "draws", not quite; the title counts double), the best if
+    several; None if none holds them all."""
+    import re
+
+    def stems(s: str) -> set[str]:
+        return {w[:5] for w in re.findall(r"[^\W\d_]{3,}", s.casefold())}
+
+    wanted = stems(text)
+    if not wanted:
+        return None
+    best, score = None, 0
+    for r in entries:
+        title, body = stems(r.title), stems(" ".join([r.text, *r.examples]))
+        if wanted <= title | body:
+            found = 2 * len(wanted & title) + len(wanted & body)
+            if found > score:
+                best, score = r, found
+    return best
+
+
+def _gap(a: tuple, b: tuple) -> tuple:
+    """How far apart two tournament numbers' keys are (section, then entry)."""
+    if a[2] and b[2]:
+        return (abs(a[2][0] - b[2][0]), abs(a[2][1] - b[2][1]))
+    return (99, 0)
 
 
 def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:

@@ -341,7 +341,7 @@ def editions(unresolved_in: str | None, as_json: bool):
         for where, ref in found:
             click.echo(f"  {where.replace('glossary:', 'glossary ')}: {ref.label}")
         return
-    items = lib.editions()
+    items = lib.editions(None)
     if as_json:
         emit_json([e.to_dict() for e in items])
         return
@@ -366,6 +366,11 @@ def editions(unresolved_in: str | None, as_json: bool):
     metavar="L1,L2",
     help=N_("Show the rule in two languages side by side, e.g. en,ru."),
 )
+@click.option(
+    "--annotations",
+    is_flag=True,
+    help=N_("Show the judges' annotations beside the annotated MTR (not part of its text)."),
+)
 @json_option
 @pager_option
 def rule(
@@ -373,13 +378,16 @@ def rule(
     edition_id: str | None,
     lang: str | None,
     parallel: str | None,
+    annotations: bool,
     as_json: bool,
     pager: bool,
 ):
     """Show a rule with its subrules, examples and citations.
 
     NUMBER is a section (702), a rule (702.19) or a subrule (702.19b); a trailing period
-    (702.19.) shows the rule alone, without its subrules.
+    (702.19.) shows the rule alone, without its subrules. The judge's other rulebooks are
+    named before the number: "IPG 2.1", "MTR 3.1", "MTR C" (an appendix), "JAR extra cards"
+    (a JAR case by its title); "CR 702.19b" is the same as 702.19b.
 
     Example: crlookup rule 702.19b
     """
@@ -388,13 +396,19 @@ def rule(
     lib = open_library(as_json)
     found = lib.rule(number, edition_id, lang)
     if as_json:
-        emit_json(found.to_dict())
+        emit_json(found.to_dict(annotations=annotations))
         return
     from crlookup.ui import render
 
     terms = render.GlossaryTerms(lib.headwords(found.edition))
     view: Any = render.RuleView(
-        found.edition, found.rule, list(found.below), cited_by=list(found.cited_by), terms=terms
+        found.edition,
+        found.rule,
+        list(found.below),
+        cited_by=list(found.cited_by),
+        terms=terms,
+        document=found.document,
+        annotations=annotations,
     )
     if found.twins:
         view = render.group(view, *[render.TwinView(found.edition, r, terms) for r in found.twins])
@@ -440,16 +454,38 @@ def _parallel(number, edition_id, parallel, as_json, pager):
     is_flag=True,
     help=N_("Search the cards (names, types, Oracle text) instead of the rules."),
 )
+@click.option(
+    "--doc",
+    "document",
+    type=click.Choice(["cr", "mtr", "ipg", "jar", "all"]),
+    default="cr",
+    show_default=True,
+    help=N_(
+        "Search the Tournament Rules (mtr), the Infraction Procedure Guide (ipg), "
+        "Judging at Regular REL (jar), or all of them and the CR (all)."
+    ),
+)
 @json_option
 @pager_option
 def search(
-    words, edition_id, all_editions, lang, section, limit, other_lang, in_cards, as_json, pager
+    words,
+    edition_id,
+    all_editions,
+    lang,
+    section,
+    limit,
+    other_lang,
+    in_cards,
+    document,
+    as_json,
+    pager,
 ):
     """Search rules, examples and glossary entries; misspellings are corrected.
 
     Phrases in quotes, AND, OR, NOT and a rule number (a filter) work as usual. By default
     each rule appears once, from the newest edition in the query's language. With --cards,
-    the cards' names, type lines and Oracle text are searched instead.
+    the cards' names, type lines and Oracle text are searched instead; with --doc, the
+    judge's other rulebooks (MTR, IPG, JAR).
 
     Example: crlookup search deathtouch trample
     """
@@ -483,6 +519,7 @@ def search(
         section=section,
         limit=limit,
         parallel=other_lang,
+        document=document,
     )
     if as_json:
         emit_json(found.to_dict())
@@ -875,7 +912,7 @@ def rebuild(as_json: bool):
         from crlookup.build import pipeline
 
         lib = pipeline.rebuild(paths.home(), progress=progress)
-    infos = lib.editions()
+    infos = lib.editions(None)
     yours = [e.id for e in infos if e.origin == "user"]
     if as_json:
         emit_json(

@@ -115,14 +115,20 @@ class RuleView:
         *,
         cited_by: list[str] | None = None,
         terms: GlossaryTerms | None = None,
+        document: str = "cr",
+        annotations: bool = False,
     ):
         self.edition = edition
         self.rule = rule
         self.below = below
         self.cited_by = cited_by or []
         self.terms = terms
+        self.document = document
+        self.annotations = annotations
 
     def _entry(self, r: Rule, indent: int, width: int) -> list[Text]:
+        if self.document != "cr":
+            return self._document_entry(r, indent, width)
         head = styled(
             (r.number + (" " if r.kind in ("rule", "subrule") else ". "), STYLES["number"])
         )
@@ -144,6 +150,41 @@ class RuleView:
             lines += hanging(ex, indent + 4, width)
         return lines
 
+    def _document_entry(self, r: Rule, indent: int, width: int) -> list[Text]:
+        """A tournament document's entry: its label and title, the IPG's penalty, its text,
+        examples and other parts, and (asked for) the judges' annotations."""
+        from crlookup.core.documents import label
+
+        head = styled((label(self.document, r.number) + " ", STYLES["number"]), (r.title, "bold"))
+        lines = hanging(head, indent, width)
+        parts = dict(r.parts)
+        if parts.get("penalty"):
+            lines += hanging(
+                styled((_("Penalty: "), STYLES["muted"]), (parts["penalty"], "bold")),
+                indent + 2,
+                width,
+            )
+        for paragraph in r.text.split("\n") if r.text else []:
+            lines += hanging(with_refs(paragraph), indent + 2, width)
+        for example in r.examples:
+            ex = styled((_("Example:") + " ", "bold"), (with_refs(example), ""))
+            ex.stylize(STYLES["example"])
+            lines += hanging(ex, indent + 4, width)
+        for name, text in r.parts:
+            if name == "penalty":
+                continue
+            lines.append(Text())
+            lines += hanging(Text(name.capitalize(), "bold"), indent + 2, width)
+            for paragraph in text.split("\n"):
+                lines += hanging(with_refs(paragraph), indent + 2, width)
+        if self.annotations and r.annotations:
+            for note in r.annotations:
+                lines += hanging(
+                    styled((_("Annotation: "), "bold"), (note, "")).copy(), indent + 4, width
+                )
+                lines[-1].stylize(STYLES["muted"])
+        return lines
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         yield Text(self.edition, STYLES["muted"])
@@ -152,24 +193,34 @@ class RuleView:
 
     def entries(self, width: int) -> list[Text]:
         lines = self._entry(self.rule, 0, width)
-        listing = self.rule.kind in ("chapter", "section")
+        listing = self.rule.kind in ("chapter", "section") or (
+            self.document != "cr" and self.rule.kind == "appendix"
+        )
         for r in self.below:
             lines += [self._listing(r, width)] if listing else self._entry(r, 2, width)
         return lines
+
+    def _label(self, number: str) -> str:
+        """A cited number as shown: a tournament document's own with its prefix ("MTR 2.11")."""
+        if self.document == "cr" or " " in number or number.startswith("glossary:"):
+            return number
+        from crlookup.core.documents import label
+
+        return label(self.document, number)
 
     def _footer(self, width: int) -> list[Text]:
         shown = {self.rule.number} | {r.number for r in self.below}
         cites: list[str] = []
         for r in [self.rule, *self.below]:
             for ref in r.refs:
-                label = ref_label(ref.label)
+                label = ref_label(self._label(ref.label))
                 if label not in cites and not set(ref.targets or [ref.first]) <= shown:
                     cites.append(label)
         lines: list[Text] = []
         if cites:
             line = styled((_("Cites: "), STYLES["muted"]), (", ".join(cites), STYLES["ref"]))
             lines += hanging(line, 0, width)
-        rules = [c for c in self.cited_by if not c.startswith("glossary:")]
+        rules = [self._label(c) for c in self.cited_by if not c.startswith("glossary:")]
         terms = [c.split(":", 1)[1] for c in self.cited_by if c.startswith("glossary:")]
         if rules:
             shown_rules = ", ".join(rules[:12]) + (", …" if len(rules) > 12 else "")
@@ -296,13 +347,17 @@ class SearchView:
         notes = self.notes()
         for note in notes:
             yield Text(note, "italic yellow")
+        from crlookup.core.documents import document_of, label
+
         s = self.search
         for i, (h, snippet) in enumerate(zip(s.hits, s.snippets)):
             twin = s.counterparts.get(i)
             if i or notes:
                 yield Text()
+            document = document_of(h.edition)
+            number = label(document, h.number) if document != "cr" else h.number
             head = styled(
-                (h.number or "glossary", STYLES["number"]),
+                (number or "glossary", STYLES["number"]),
                 (" " + h.title if h.title else "", STYLES["title"]),
                 (f"  {h.edition}", STYLES["muted"]),
             )
@@ -339,15 +394,21 @@ class AnswersView:
                 0,
                 width,
             )
+        from crlookup.core.documents import document_of, label
+
         for i, a in enumerate(self.asked.answers, 1):
             yield Text()
+            document = document_of(a.edition)
+            text = a.text
+            if document != "cr":  # a tournament entry: its label, and its first paragraph
+                text = text.split("\n")[0] + (" …" if "\n" in text else "")
             yield styled(
                 (f"{i}. ", STYLES["muted"]),
-                (a.number, STYLES["number"]),
+                (a.number if document == "cr" else label(document, a.number), STYLES["number"]),
                 (" " + a.title if a.title else "", STYLES["title"]),
                 (f"  {a.edition} · " + _("score {score}").format(score=a.score), STYLES["muted"]),
             )
-            yield from hanging(with_refs(a.text), 3, width)
+            yield from hanging(with_refs(text), 3, width)
             for reason in a.why:
                 yield from hanging(Text("· " + reason, STYLES["muted"]), 3, width)
 
@@ -532,6 +593,10 @@ SOURCE_KINDS = {
     "po": N_("gettext"),
     "markdown": N_("Markdown"),
     "scraped_json": N_("scraped"),
+    "tournament_json": N_("JSON"),
+    "dokuwiki": N_("annotated wiki"),
+    "tournament_pdf": N_("official PDF"),
+    "jar_markdown": N_("Markdown"),
 }
 
 

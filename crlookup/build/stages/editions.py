@@ -22,6 +22,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from crlookup.build.stage import Build, Finding, Finish, nothing
+from crlookup.core import documents
 from crlookup.core.errors import LibraryError
 from crlookup.core.model import Edition, Reference, fold
 from crlookup.core.numbers import KEYWORD_SECTIONS
@@ -39,10 +40,12 @@ SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE editions (
     id TEXT PRIMARY KEY, seq INTEGER, lang TEXT, date TEXT, title TEXT, source TEXT,
-    partial INTEGER, counts TEXT, notes TEXT, format TEXT, origin TEXT, unit TEXT);
+    partial INTEGER, counts TEXT, notes TEXT, format TEXT, origin TEXT, unit TEXT,
+    document TEXT);
+CREATE INDEX editions_document ON editions (document, lang, date);
 CREATE TABLE texts (
     id INTEGER PRIMARY KEY, digest BLOB UNIQUE, title TEXT, text TEXT, examples TEXT,
-    refs TEXT, cards TEXT, translations TEXT);
+    refs TEXT, cards TEXT, translations TEXT, parts TEXT, annotations TEXT);
 CREATE TABLE entry (
     edition TEXT, number TEXT, twin INTEGER, seq INTEGER, sort TEXT, kind TEXT,
     content INTEGER, file TEXT, line INTEGER,
@@ -51,7 +54,7 @@ CREATE INDEX entry_sort ON entry (edition, sort);
 CREATE INDEX entry_content ON entry (content, edition);
 CREATE VIEW entries AS
     SELECT e.edition, e.number, e.twin, e.seq, e.sort, e.kind, t.title, t.text, t.examples,
-           t.refs, t.cards, t.translations,
+           t.refs, t.cards, t.translations, t.parts, t.annotations,
            coalesce(e.file, (SELECT source FROM editions WHERE id = e.edition)) AS file, e.line
     FROM entry e JOIN texts t ON t.id = e.content;
 CREATE TABLE gloss_texts (
@@ -93,7 +96,7 @@ def create(db_path: str | Path, stamp: dict) -> None:
 
 
 def counts(edition: Edition) -> dict:
-    kinds = dict.fromkeys(("chapter", "section", "rule", "subrule"), 0)
+    kinds = dict.fromkeys(("chapter", "section", "rule", "subrule", "appendix"), 0)
     for r in edition.rules:
         kinds[r.kind] += 1
     refs = [ref for r in edition.rules for ref in r.refs] + [
@@ -104,6 +107,7 @@ def counts(edition: Edition) -> dict:
         "sections": kinds["section"],
         "rules": kinds["rule"],
         "subrules": kinds["subrule"],
+        **({"appendices": kinds["appendix"]} if edition.document != "cr" else {}),
         "examples": sum(len(r.examples) for r in edition.rules),
         "glossary": len(edition.glossary),
         "refs": len(refs),
@@ -156,8 +160,17 @@ def _content(
     return new_id, True
 
 
-def _rule_row(title, text, examples, refs, cards, translations) -> tuple:
-    return (title, text, _json(examples), refs_json(refs), _json(cards), _json(translations))
+def _rule_row(title, text, examples, refs, cards, translations, parts, annotations) -> tuple:
+    return (
+        title,
+        text,
+        _json(examples),
+        refs_json(refs),
+        _json(cards),
+        _json(translations),
+        _json(parts),
+        _json(annotations),
+    )
 
 
 def _gloss_row(term, definition, headwords, see, obsolete, english, unofficial, refs, translations):
@@ -176,7 +189,7 @@ def _gloss_row(term, definition, headwords, see, obsolete, english, unofficial, 
 
 def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: dict) -> None:
     db.execute(
-        "INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO editions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             e.id,
             seq,
@@ -190,8 +203,17 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
             source.get("format", ""),
             source.get("origin", ""),
             source.get("unit", ""),
+            e.document,
         ),
     )
+    if e.document == "cr":
+        sort = sort_string
+    else:
+        sorts = documents.sort_strings(e)
+
+        def sort(number: str) -> str:  # another document's number sorts as written
+            return sorts.get(number, number)
+
     twins: dict[str, int] = {}
     entry_rows, cite_rows = [], []
     for i, r in enumerate(e.rules):
@@ -200,19 +222,19 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
         content, new = _content(
             db,
             "texts",
-            (r.title, r.text, r.examples, r.refs, r.cards, r.translations),
+            (r.title, r.text, r.examples, r.refs, r.cards, r.translations, r.parts, r.annotations),
             _rule_row,
             known,
         )
         if new:
-            cite_rows += [(content, t, sort_string(t)) for ref in r.refs for t in ref.targets]
+            cite_rows += [(content, t, sort(t)) for ref in r.refs for t in ref.targets]
         entry_rows.append(
             (
                 e.id,
                 r.number,
                 twin,
                 i,
-                sort_string(r.number),
+                sort(r.number),
                 r.kind,
                 content,
                 None if r.source.file == e.source else r.source.file,
@@ -256,7 +278,10 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
     names |= {
         (fold(r.title), "rule", r.number)
         for r in e.rules
-        if r.kind == "rule" and r.title and r.number.split(".")[0] in KEYWORD_SECTIONS
+        if e.document == "cr"
+        and r.kind == "rule"
+        and r.title
+        and r.number.split(".")[0] in KEYWORD_SECTIONS
     }
     db.executemany("INSERT INTO names VALUES (?,?,?,?)", [(e.id, *n) for n in sorted(names)])
 
@@ -268,15 +293,17 @@ def parse_unit(unit: Unit) -> list[Edition]:
     from crlookup.core import references as refs
     from crlookup.sources import archive, glossary
 
+    def linked(e: Edition) -> Edition:
+        return (
+            refs.link(glossary.distinct_headwords(e)) if e.document == "cr" else documents.link(e)
+        )
+
     if unit.member:
         assert unit.data is not None  # an archive member's unit carries its bytes
         found = [archive.read_member(unit.file.name, unit.member, unit.data)]
     else:
         found = sources.read(unit.file.path, None, unit.file.format)
-    return [
-        manifest.apply_options(refs.link(glossary.distinct_headwords(e)), unit.file.options or {})
-        for e in found
-    ]
+    return [manifest.apply_options(linked(e), unit.file.options or {}) for e in found]
 
 
 def _parse(todo: list[Unit], progress: Progress | None, pool):

@@ -46,6 +46,8 @@ def add(directory: str, editions, progress=None) -> int:
 
     by_lang: dict[str, list] = {lang: [] for lang in LANGS}
     for e in sorted(editions, key=lambda e: e.date):
+        if e.document != "cr" and e.lang not in LANGS:
+            continue  # a tournament document in a language without an index (zh): not indexed
         by_lang[e.lang if e.lang in LANGS else "en"].append(e)
     written = 0
     work = {}
@@ -56,7 +58,8 @@ def add(directory: str, editions, progress=None) -> int:
         joined: dict[str, list] = {}
         for e in found:
             items = [
-                (r.kind, r.number, r.title, "\n".join([r.text, *r.examples])) for r in e.rules
+                (r.kind, r.number, r.title, "\n".join([r.text, *r.examples, *_parts(r)]))
+                for r in e.rules
             ] + [("glossary", "", g.term, g.definition) for g in e.glossary]
             own = joined[e.id] = []
             for kind, number, title, body in items:
@@ -85,6 +88,11 @@ def add(directory: str, editions, progress=None) -> int:
     if progress:
         progress(total, total, "indexing")
     return written
+
+
+def _parts(rule) -> list[str]:
+    """A tournament entry's parts as indexed: each with its name ("Penalty: Warning")."""
+    return [f"{name.capitalize()}: {text}" for name, text in rule.parts]
 
 
 def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int, progress) -> int:

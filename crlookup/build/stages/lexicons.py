@@ -25,7 +25,9 @@ def newest(path: str) -> dict[str, str]:
     from by default)."""
     with contextlib.closing(connect(os.path.join(path, DB))) as db:
         return dict(
-            db.execute("SELECT lang, id FROM editions ORDER BY partial = 0, date, id").fetchall()
+            db.execute(
+                "SELECT lang, id FROM editions WHERE document = 'cr' ORDER BY partial = 0, date, id"
+            ).fetchall()
         )
 
 

@@ -88,6 +88,19 @@ def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
 def ask(lib: Library, text: str, edition: str, limit: int = 5) -> Asked:
     """Answer `text` from `edition` (an edition of the question's own language: crlookup.api
     chooses it, and carries the answers into another language's rules when those are wanted)."""
+    from crlookup.features.ask import procedure
+
+    found_route = None
+    if detect_lang(text) == "en":
+        found_route = procedure.route(
+            text, lib.memo(("procedure", "thesaurus"), procedure.thesaurus)
+        )
+    if found_route is not None and lib.editions(found_route.document):
+        searched, answers = procedure.answer(lib, text, found_route, limit)
+        if answers:  # a tournament question: its document's entries
+            return Asked(
+                Question(text, "en", (), (), (), ()), searched, answers, (found_route.why,)
+            )
     lex = lexicon(lib, edition)
     question = understand(lex, text, lib)
     found = answer(lib, lex, question, limit)

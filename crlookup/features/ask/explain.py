@@ -28,7 +28,10 @@ class Answer(NamedTuple):
     why: tuple[str, ...]
 
     def to_dict(self) -> dict:
+        from crlookup.core.documents import document_of
+
         return {
+            "document": document_of(self.edition),
             "edition": self.edition,
             "number": self.number,
             "title": self.title,

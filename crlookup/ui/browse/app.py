@@ -16,6 +16,7 @@ from textual.containers import Horizontal
 from textual.reactive import var
 from textual.widgets import Footer
 
+from crlookup.core.documents import document_of
 from crlookup.core.errors import BadInput, NotFound
 from crlookup.core.i18n import _
 from crlookup.ui.browse import screens
@@ -60,6 +61,7 @@ class Browser(App):
         Binding("backspace,alt+left", "back", _("back")),
         Binding("alt+right", "forward", _("forward"), show=False),
         Binding("e", "pick_edition", _("edition")),
+        Binding("d", "pick_document", _("document")),
         Binding("l", "cycle_languages", _("languages")),
         Binding("h", "history", _("history")),
         Binding("question_mark", "keys", _("keys")),
@@ -154,8 +156,11 @@ class Browser(App):
     # -------------------------------------------------------------------- actions
 
     def action_follow(self, number: str) -> None:
-        """A click on a cross-reference."""
-        self.open(Place("rule", self.edition, number))
+        """A click on a cross-reference (a CR number in a tournament document: the CR's)."""
+        edition = self.edition
+        if document_of(edition) != "cr":
+            edition = self.lib.edition().id
+        self.open(Place("rule", edition, number))
 
     def action_focus_search(self) -> None:
         self.query_one(SearchBox).focus()
@@ -185,6 +190,17 @@ class Browser(App):
                 self.note(note)
 
         self.push_screen(screens.edition_pick(self.lib, self.edition), chosen)
+
+    def action_pick_document(self) -> None:
+        """Another document (the MTR, the IPG, the JAR, the CR): its first entry."""
+
+        def chosen(edition: str | None) -> None:
+            if edition and edition != self.edition:
+                first = next(iter(self.lib.entries(edition)), None)
+                if first is not None:
+                    self.open(Place("rule", edition, first.number))
+
+        self.push_screen(screens.document_pick(self.lib, self.edition), chosen)
 
     def action_cycle_languages(self) -> None:
         have = {e.lang for e in self.lib.editions()}

@@ -37,6 +37,7 @@ class KeysScreen(ModalScreen):
             ("Backspace, alt+←", _("back")),
             ("alt+→", _("forward")),
             ("e", _("another edition (the same rule, across renumberings)")),
+            ("d", _("another document: the CR, the MTR, the IPG, the JAR")),
             ("l", _("languages side by side: EN, EN+RU, EN+PL")),
             ("h", _("the rule's history: select an edition to see what changed")),
             ("Tab", _("next pane")),
@@ -78,8 +79,10 @@ class PickScreen(ModalScreen):
 
 
 def edition_pick(lib: Library, edition: str) -> PickScreen:
-    """The editions of `edition`'s language, newest first (dismissed with the one picked)."""
-    lang = lib.edition(edition).lang
+    """The editions of `edition`'s document and language, newest first (dismissed with the
+    one picked)."""
+    info = lib.edition(edition)
+    lang = info.lang
     options = [
         Option(
             Text.assemble(
@@ -88,10 +91,32 @@ def edition_pick(lib: Library, edition: str) -> PickScreen:
             ),
             id=e.id,
         )
-        for e in reversed(lib.editions())
+        for e in reversed(lib.editions(info.document))
         if e.lang == lang
     ]
     return PickScreen(_("Edition (the same rule, across renumberings)"), options)
+
+
+def document_pick(lib: Library, edition: str) -> PickScreen:
+    """The documents the library holds (the CR, the MTR, the IPG, the JAR), each as its
+    newest English edition (dismissed with that edition's id)."""
+    from crlookup.core.documents import DOCUMENTS
+
+    shown = lib.edition(edition).document
+    options = []
+    for document, name in DOCUMENTS.items():
+        found = [e for e in lib.editions(document) if e.lang == "en"]
+        if found:
+            newest = lib.edition(lang="en", document=document).id
+            options.append(
+                Option(
+                    Text.assemble(
+                        (name, "bold" if document == shown else ""), ("  " + newest, "dim")
+                    ),
+                    id=newest,
+                )
+            )
+    return PickScreen(_("Document"), options)
 
 
 def history_pick(lib: Library, place: Place) -> PickScreen:

@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widgets.option_list import Option
 
 from crlookup.core import numbers
+from crlookup.core.documents import document_of, label
 from crlookup.core.errors import BadInput, NotFound
 from crlookup.core.i18n import _
 from crlookup.ui import render
@@ -97,19 +98,22 @@ def card_option(name: str) -> Option:
 
 
 def answer_option(answer) -> Option:
-    """An answer of `ask`: the rule, and on a second line why it was chosen."""
-    label = one_line(
+    """An answer of `ask`: the rule (a tournament document's with its prefix: "IPG 2.1"),
+    and on a second line why it was chosen."""
+    document = document_of(answer.edition)
+    number = answer.number if document == "cr" else label(document, answer.number)
+    label_ = one_line(
         Text.assemble(
             ("ask ", "yellow"),
-            (answer.number + " ", "bold cyan"),
+            (number + " ", "bold cyan"),
             " ".join((answer.title or answer.text).split()),
         )
     )
     why = "; ".join(answer.why[:2])
     if why:
-        label.append("\n")
-        label.append_text(one_line(Text("  " + why, "dim")))
-    return Option(label, id=f"rule:{answer.edition}:{answer.number}")
+        label_.append("\n")
+        label_.append_text(one_line(Text("  " + why, "dim")))
+    return Option(label_, id=f"rule:{answer.edition}:{answer.number}")
 
 
 def distinct(options) -> list[Option]:
@@ -168,7 +172,7 @@ def rule_view(lib: Library, place: Place, langs: tuple[str, ...]):
         ), []
     rule, below, cited_by = found.rule, list(found.below), list(found.cited_by)
     links = [
-        Option(Text.assemble(("→ ", "dim"), (n, "cyan")), id=f"rule:{place.edition}:{n}")
+        Option(Text.assemble(("→ ", "dim"), (n, "cyan")), id=_link(lib, place.edition, n))
         for n in lib.cites(place.edition, rule.number)
     ]
     links += [
@@ -183,11 +187,16 @@ def rule_view(lib: Library, place: Place, langs: tuple[str, ...]):
             id=(
                 f"glossary:{place.edition}:{n[9:]}"
                 if n.startswith("glossary:")
-                else f"rule:{place.edition}:{n}"
+                else _link(lib, place.edition, n)
             ),
         )
         for n in cited_by
     ]
+    if found.document != "cr":  # a tournament document's entry: no other language, no chapter
+        entry = render.RuleView(
+            place.edition, rule, below, cited_by=cited_by, document=found.document
+        )
+        return entry, links
     heading = _heading(lib, place.edition, rule.number)
     if len(langs) > 1 and lib.edition(place.edition).lang == "en":
         found_there = lib.parallel(rule.number, (langs[0], langs[1]), place.edition)
@@ -197,6 +206,18 @@ def rule_view(lib: Library, place: Place, langs: tuple[str, ...]):
     return render.group(
         heading, render.RuleView(place.edition, rule, below, cited_by=cited_by, terms=terms)
     ), links
+
+
+def _link(lib: Library, edition: str, number: str) -> str:
+    """The option id of a cited entry: of `edition`, or of another document's newest edition
+    ("IPG 2.1", "CR 603.3b", "MTR 4.3")."""
+    if " " in number:
+        try:
+            there, rule = lib.entry(number)
+        except (NotFound, BadInput):
+            return f"rule:{edition}:{number}"
+        return f"rule:{there}:{rule.number}"
+    return f"rule:{edition}:{number}"
 
 
 def _heading(lib: Library, edition: str, number: str) -> Text:
