@@ -37,9 +37,7 @@ PREFIX = {"cr": "CR", "mtr": "MTR", "ipg": "IPG", "jar": "JAR"}
 TOURNAMENT = ("mtr", "ipg", "jar")
 
 _DOC = r"(?P<doc>CR|MTR|IPG|JAR|Comprehensive\s+Rules|Tournament\s+Rules|Infraction\s+Procedure\s+Guide)"
-_SPLIT = re.compile(
-    rf"^\s*{_DOC}\b[\s:.,-]*(?:(?:rule|section|appendix)\s+)?(?P<rest>.*?)\s*$", re.I
-)
+_SPLIT = rf"^\s*{_DOC}\b[\s:.,-]*(?:(?:rule|section|appendix)\s+)?(?P<rest>.*?)\s*$"
 _NAMES = {
     "cr": "cr",
     "comprehensive rules": "cr",
@@ -63,7 +61,9 @@ class Cited(NamedTuple):
 def split(text: str) -> Cited:
     """ "IPG 2.1" -> ("ipg", "2.1"); "MTR appendix C" -> ("mtr", "C"); "CR 702.19b" -> ("cr",
     "702.19b"); "702.19b" -> (None, "702.19b"). The rest is returned as written (stripped)."""
-    m = _SPLIT.match(text)
+    if text[:1].isdigit():  # a CR number, as most are: no pattern compiled for it
+        return Cited(None, text.strip())
+    m = re.match(_SPLIT, text, re.IGNORECASE)
     if not m or not m.group("rest"):
         return Cited(None, text.strip())
     doc = _NAMES[" ".join(m.group("doc").lower().split())]
@@ -156,21 +156,21 @@ def sort_strings(edition: Edition) -> dict[str, str]:
 
 _CR_NUM = r"\d{3}(?:\.\d+[a-z]*)?(?!\w|\.\d)"
 _DOC_NUM = r"\d{1,2}(?:\.\d{1,2})?(?!\d)"
-_OTHER = re.compile(
+_OTHER = (
     rf"\b(?P<doc>MTR|IPG|JAR)\s+(?:section\s+|appendix\s+)?(?P<num>{_DOC_NUM}|[A-H]\b)"
     rf"|\b(?:CR|Comprehensive\s+Rules?)\s+(?:rule\s+)?(?P<cr>{_CR_NUM})"
     rf"|\b[Rr]ules?\s+(?P<rule>{_CR_NUM})"
     rf"|\b[Ss]ections?\s+(?P<own>{_DOC_NUM})"
     rf"|\b[Aa]ppendix\s+(?P<appendix>[A-H])\b"
     rf"|(?<![\w.])(?P<bare>\d{{3}}\.\d+[a-z]*)(?!\w|\.\d)"
-)
+)  # compiled where it is used (re keeps it): a lookup never needs it
 
 
 def find(text: str, document: str) -> list[Reference]:
     """The references in a tournament document's text: targets are this document's numbers, or
     another document's with its prefix ("CR 603.3b")."""
     out = []
-    for m in _OTHER.finditer(text):
+    for m in re.finditer(_OTHER, text):
         whole = m.group().strip()
         if m.group("doc"):
             doc = m.group("doc").lower()
