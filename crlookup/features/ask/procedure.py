@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.documents import DOCUMENTS, label
+from crlookup.core.documents import DOCUMENTS
 from crlookup.core.i18n import _
 
 if TYPE_CHECKING:
@@ -380,8 +380,3 @@ def answer(lib: Library, text: str, found: Route, limit: int = 5) -> tuple[str, 
         )
         out.append(Answer(e.edition, e.number, e.title, e.text, round(score, 3), tuple(why)))
     return edition, out
-
-
-def labelled(answer_: Answer, document: str) -> str:
-    """How a judge writes an answer's entry ("IPG 2.1")."""
-    return label(document, answer_.number)
