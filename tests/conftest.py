@@ -111,10 +111,32 @@ def card_lines(names=SMALL_CARDS) -> list[bytes]:
         return [line.rstrip(b"\n") for line in f if json.loads(line)["name"] in wanted]
 
 
+def face_lines(names=SMALL_CARDS) -> list[bytes]:
+    """The lines of the shipped faces file for these cards (Bonecrusher Giant // Stomp and
+    Fire // Ice of the small cards)."""
+    import json
+
+    wanted = set(names)
+    with open(DATA / "cards-faces.jsonl", "rb") as f:
+        return [line.rstrip(b"\n") for line in f if json.loads(line)["name"] in wanted]
+
+
+def ruling_lines(names=SMALL_CARDS) -> list[bytes]:
+    """The lines of the shipped rulings file given under these cards' names or their faces'
+    (Giant Spider's 1, Kitchen Finks' 8, Teferi, Hero of Dominaria's)."""
+    import gzip
+    import json
+
+    wanted = set(names) | {face for name in names for face in name.split(" // ")}
+    with gzip.open(DATA / "cards-rulings.jsonl.gz", "rb") as f:
+        return [line.rstrip(b"\n") for line in f if json.loads(line)["card"] in wanted]
+
+
 @pytest.fixture
 def small_data(tmp_path, monkeypatch) -> Path:
-    """A data folder with one small edition (section 702 of 2010) and a few real cards, made
-    the shipped data: a library of it builds in a second or two. Tests change its files."""
+    """A data folder with one small edition (section 702 of 2010) and a few real cards, with
+    their faces and rulings, made the shipped data: a library of it builds in a second or two.
+    Tests change its files."""
     data = write_small_data(tmp_path / "data")
     monkeypatch.setenv("CRLOOKUP_DATA", str(data))  # for the processes a test starts too
     monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
@@ -130,9 +152,18 @@ def write_small_data(data: Path) -> Path:
     edition = "cr-2010-07-16-en-section702-webpage.txt"
     shutil.copy(DATA / edition, data / edition)
     (data / "cards.jsonl.gz").write_bytes(gzip.compress(b"\n".join(card_lines()) + b"\n"))
+    (data / "cards-faces.jsonl").write_bytes(b"\n".join(face_lines()) + b"\n")
+    (data / "cards-rulings.jsonl.gz").write_bytes(
+        gzip.compress(b"\n".join(ruling_lines()) + b"\n", mtime=0)
+    )
     manifest = {
         "sources": [{"file": edition, "format": "webpage", "editions": ["en-2010-07-16"]}],
-        "cards": {"file": "cards.jsonl.gz", "format": "cards"},
+        "cards": {
+            "file": "cards.jsonl.gz",
+            "format": "cards",
+            "faces": {"file": "cards-faces.jsonl"},
+            "rulings": {"file": "cards-rulings.jsonl.gz"},
+        },
     }
     (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return data

@@ -164,3 +164,30 @@ def test_nearly_every_card_has_every_keyword_linked(library, cards, golden):
     not_digital = {k for k in unlinked if card_rules.name_form(k) not in card_rules.DIGITAL_ONLY}
     assert sum(len(unlinked[k]) for k in not_digital) <= 20
     golden("cards_unlinked.json", {k: sorted(v) for k, v in sorted(unlinked.items())})
+
+
+def test_a_cards_rulings_newest_first_with_their_rules(library):
+    """Blood Moon's four rulings, newest first, each with the rules it applies (numbers of the
+    newest English edition: crlookup.features.rulings, tested there)."""
+    found = card_rules.lookup(library, "Blood Moon")
+    assert found.rulings_unavailable is None
+    assert [(r.date, r.face) for r in found.rulings] == [("2018-03-16", "")] * 3 + [
+        ("2017-09-29", "")
+    ]
+    assert "enters the battlefield, it will lose that ability" in found.rulings[0].text
+    data = found.to_dict()
+    assert data["rulings_unavailable"] is None and len(data["rulings"]) == 4
+    for ruling in data["rulings"]:
+        assert set(ruling) == {"date", "text", "face", "rules"}
+        assert isinstance(ruling["rules"], list)
+
+
+def test_every_faces_rulings(library):
+    turn_burn = card_rules.lookup(library, "Burn")
+    assert turn_burn.card.name == "Turn // Burn"
+    assert {r.face for r in turn_burn.rulings} == {"", "Turn"} and len(turn_burn.rulings) == 15
+    # the rulings end in 2018: a card printed later, or one they do not name, has none
+    assert card_rules.lookup(library, "Fire // Ice").rulings == ()
+    assert card_rules.lookup(library, "Bonecrusher Giant").to_dict()["rulings"] == []
+    ambiguous = card_rules.lookup(library, "Teferi")
+    assert ambiguous.card is None and ambiguous.to_dict()["rulings"] == []

@@ -21,7 +21,71 @@ def cards(library):
 
 def test_every_card_is_in_the_library(cards):
     assert len(cards) == 34565
-    assert cards.card("Fire // Ice").faces[1].missing
+    assert not cards.card("Fire // Ice").faces_incomplete  # Ice from the faces file
+
+
+def test_every_face_but_those_the_card_data_lacks(library, cards):
+    """The faces file completes 426 of the 446 incomplete cards; the 20 it lacks (its
+    faces-missing list) stay marked, and the library records both counts."""
+    status = library.meta("cards")
+    assert status["faces"] == {"file": "cards-faces.jsonl", "completed": 426, "incomplete": 20}
+    assert sum(c.faces_incomplete for c in cards.all()) == 20
+    assert cards.card("Who // What // When // Where // Why").faces_incomplete
+    stomp = cards.card("Bonecrusher Giant // Stomp").faces[1]
+    assert (stomp.mana_cost, stomp.type_line, stomp.text) == (
+        "{1}{R}",
+        "Instant — Adventure",
+        "Damage can't be prevented this turn. Stomp deals 2 damage to any target.",
+    )
+    delver = cards.card("Delver of Secrets // Insectile Aberration")  # complete already
+    assert [(f.name, f.mana_cost, f.power, f.missing) for f in delver.faces] == [
+        ("Delver of Secrets", "{U}", "1", False),
+        ("Insectile Aberration", "", "3", False),
+    ]
+    assert delver.faces[0].text.startswith("At the beginning of your upkeep, look at the top")
+
+
+@pytest.mark.parametrize(
+    "typed, name",
+    [
+        ("Stomp", "Bonecrusher Giant // Stomp"),
+        ("Petty Theft", "Brazen Borrower // Petty Theft"),
+        ("petty theft", "Brazen Borrower // Petty Theft"),
+        ("Ice", "Fire // Ice"),
+        ("Tok-Tok, Volcano Born", "Akki Lavarunner // Tok-Tok, Volcano Born"),
+    ],
+)
+def test_a_faces_name_finds_its_card(cards, typed, name):
+    found = cards.find(typed)
+    assert (found.card.name, found.how) == (name, "face")
+    assert not found.card.faces_incomplete
+
+
+def test_rulings_newest_first(library, cards):
+    moon = cards.rulings(cards.card("Blood Moon"))
+    assert [r.date for r in moon] == ["2018-03-16"] * 3 + ["2017-09-29"]
+    assert moon[0].text.startswith('If a nonbasic land has an ability that triggers "when" it')
+    assert {r.name for r in moon} == {""}
+    status = library.meta("cards")["rulings"]
+    # 31,564 rulings under 10,104 names; 10,086 of the names a card's or a face's (the rest
+    # Un-set variants, "Sly Spy (a)"); a split card's halves are one card, and a ruling given
+    # under both halves is the card's once
+    assert status == {"file": "cards-rulings.jsonl.gz", "rulings": 31358, "cards": 9994}
+    assert cards.rulings_unavailable is None
+    assert cards.rulings(cards.card("Bonecrusher Giant // Stomp")) == []  # printed in 2019
+
+
+def test_a_split_cards_rulings_are_both_halves(cards):
+    rulings = cards.rulings(cards.card("Turn // Burn"))
+    faces = [r.name for r in rulings]
+    assert len(rulings) == 15 and set(faces) == {"", "Turn"}
+    # given under both halves: the whole card's, once
+    assert faces.count("") == 10 and len({r.text for r in rulings}) == 15
+    # "Start" is Start // Finish's (whose other half has rulings too), not Start // Fire's
+    assert {r.name for r in cards.rulings(cards.card("Start // Finish"))} == {"Start", "Finish"}
+    assert cards.rulings(cards.card("Start // Fire")) == []
+    # a ruling given under a transform card's front name is the card's
+    assert len(cards.rulings(cards.card("Delver of Secrets // Insectile Aberration"))) == 2
 
 
 @pytest.mark.parametrize(
@@ -98,7 +162,40 @@ def test_search_corrects_phrases_and_excludes(cards):
     assert "\x01Persist\x02" in cards.search("persist", limit=2).hits[1].snippet  # in its text
 
 
+def test_search_finds_a_card_by_any_faces_text(cards):
+    found = cards.search('"Tap target permanent" "Draw a card"', limit=20)
+    assert "Fire // Ice" in [h.name for h in found.hits]
+    stomp = cards.search("damage can't be prevented stomp", limit=3)
+    assert stomp.hits[0].name == "Bonecrusher Giant // Stomp"
+    assert "\x01Stomp\x02" in stomp.hits[0].snippet
+
+
+def test_search_with_rulings(cards):
+    query = 'triggers "enters the battlefield" nonbasic'
+    plain = cards.search(query, limit=10)
+    assert "Blood Moon" not in [h.name for h in plain.hits]
+    found = cards.search(query, limit=10, rulings=True)
+    assert found.rulings and not found.relaxed
+    moon = next(h for h in found.hits if h.name == "Blood Moon")
+    assert moon.ruling.date == "2018-03-16" and "\x01nonbasic\x02" in moon.ruling.snippet
+    assert moon.to_dict(rulings=True)["ruling"] == {
+        "date": "2018-03-16",
+        "face": None,
+        "snippet": 'If a nonbasic land has an ability that triggers "when" it enters the '
+        "battlefield, it will lose that ability before it triggers.",
+    }
+    assert "ruling" not in moon.to_dict()
+    # each card once, the words in its text or one of its rulings
+    assert len({h.name for h in found.hits}) == len(found.hits)
+    for hit in found.hits:
+        if hit.ruling is None:
+            assert "nonbasic" in cards.card(hit.name).faces[0].text.casefold()
+    # a word of the rulings alone is no misspelling there
+    assert cards.search("fused", rulings=True).corrections == []
+
+
 @pytest.mark.parametrize("query", ["AND", "(", '"', "NOT NOT", "a OR", "*", "***", ")(", "'"])
-def test_odd_card_queries_never_fail(cards, query):
+@pytest.mark.parametrize("rulings", [False, True])
+def test_odd_card_queries_never_fail(cards, query, rulings):
     with contextlib.suppress(QueryError):
-        cards.search(query)
+        cards.search(query, rulings=rulings)

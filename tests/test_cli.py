@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import click
+import conftest
 import pytest
 from click.testing import CliRunner
 from conftest import OFFICIAL
@@ -832,11 +833,22 @@ def test_partial_edition_lost_sections_are_not_removals():
 # --------------------------------------------------------------------------- cards
 
 
+def without_ruling_rules(output: str) -> str:
+    """The output without the lines of the rules each ruling applies ("→ 702.17"): those are
+    crlookup.features.rulings's, tested with it."""
+    return "".join(line for line in output.splitlines(True) if not line.lstrip().startswith("→"))
+
+
 def test_card_exact_output():
-    assert run("card", "giant spider").output == (
+    assert without_ruling_rules(run("card", "giant spider").output) == (
         "Giant Spider  {3}{G}\n"
         "Creature — Spider  2/4\n"
         "  Reach (This creature can block creatures with flying.)\n"
+        "\n"
+        "Rulings  (Gatherer, to October 2018; an older ruling may predate a rules change)\n"
+        "  2008-04-01  This card now uses the Reach keyword ability to enable the\n"
+        "              blocking of flying creatures. This works because a creature with\n"
+        "              flying can only be blocked by creatures with flying or reach.\n"
         "\n"
         "Rules behind it  en-2026-08-07\n"
         "  keyword  Reach     702.17  Reach is a static ability. A creature with flying\n"
@@ -852,8 +864,22 @@ def test_card_exact_output():
 def test_card_faces_and_what_the_data_lacks():
     out = run("card", "Stomp").output
     assert out.startswith("Bonecrusher Giant // Stomp  (adventure)\n\nBonecrusher Giant  {2}{R}\n")
-    assert "Stomp\n  (its text is not in the card data)\n" in out
+    assert (
+        "\nStomp  {1}{R}\nInstant — Adventure\n"
+        "  Damage can't be prevented this turn. Stomp deals 2 damage to any target.\n"
+    ) in out
     assert "  layout  adventure   715" in out
+    assert (
+        "Rulings  (Gatherer, to October 2018; an older ruling may predate a rules change)\n"
+        "  none\n"  # printed in 2019: after the rulings end
+    ) in out
+    theft = run("card", "Petty Theft").output
+    assert "Petty Theft  {1}{U}\nInstant — Adventure\n  Return target nonland permanent" in theft
+    ice = run("card", "Ice").output
+    assert ice.startswith("Fire // Ice  (split)\n")
+    assert "\nIce  {1}{U}\nInstant\n  Tap target permanent.\n  Draw a card.\n" in ice
+    lacking = run("card", "Fungus Frolic").output  # one of the 20 the card data still lacks
+    assert "Fungus Frolic\n  (its text is not in the card data)\n" in lacking
     delver = run("card", "Insectile Aberration").output
     assert "Insectile Aberration\nCreature — Human Insect  3/2\n  Flying\n" in delver
     assert (
@@ -879,8 +905,44 @@ def test_card_json():
         "glossary": None,
         "digital_only": False,
     }
-    incomplete = json.loads(run("card", "Fire // Ice", "--json").output)["card"]
+    assert data["rulings"] == [
+        {
+            "date": "2008-04-01",
+            "text": "This card now uses the Reach keyword ability to enable the blocking of "
+            "flying creatures. This works because a creature with flying can only be blocked "
+            "by creatures with flying or reach.",
+            "face": None,
+            "rules": data["rulings"][0]["rules"],
+        }
+    ]
+    assert isinstance(data["rulings"][0]["rules"], list) and data["rulings_unavailable"] is None
+    fire_ice = json.loads(run("card", "Fire // Ice", "--json").output)
+    assert not fire_ice["card"]["faces_incomplete"]
+    assert [f["oracle_text"] for f in fire_ice["card"]["faces"]] == [
+        "Fire deals 2 damage divided as you choose among one or two targets.",
+        "Tap target permanent.\nDraw a card.",
+    ]
+    assert fire_ice["rulings"] == []  # the rulings name neither half
+    incomplete = json.loads(run("card", "Brightcap Badger", "--json").output)["card"]
     assert incomplete["faces_incomplete"] and incomplete["faces"][1]["missing"]
+
+
+def test_card_rulings():
+    out = without_ruling_rules(run("card", "Blood Moon").output)
+    assert (
+        "Rulings  (Gatherer, to October 2018; an older ruling may predate a rules change)\n"
+        '  2018-03-16  If a nonbasic land has an ability that triggers "when" it enters\n'
+        "              the battlefield, it will lose that ability before it triggers.\n"
+        "  2018-03-16  Nonbasic lands will lose"
+    ) in out
+    assert out.index("Rulings  (") < out.index("Rules behind it")
+    data = json.loads(run("card", "Blood Moon", "--json").output)
+    assert [r["date"] for r in data["rulings"]] == ["2018-03-16"] * 3 + ["2017-09-29"]
+    assert all(isinstance(r["rules"], list) for r in data["rulings"])
+    # a split card: both halves', labelled by the half when only one has it
+    burn = without_ruling_rules(run("card", "Turn // Burn").output)
+    assert "  2013-04-15  Turn: Turn doesn't counter abilities" in burn
+    assert "  2013-04-15  You can choose the same object as the target of each half" in burn
 
 
 def test_card_in_an_older_edition():
@@ -941,6 +1003,135 @@ def test_search_cards():
         "score",
     }
     assert run("search", "--cards", "xqz", "qvw", code=1).error == "no cards for 'xqz qvw'\n"
+
+
+def test_search_cards_by_any_faces_text_and_rulings():
+    out = run("search", "--cards", '"tap target permanent"', '"draw a card"', "--limit", "20")
+    assert "\nFire // Ice  {1}{R}  Instant // Instant\n" in out.output
+    query = ["triggers", '"enters the battlefield"', "nonbasic"]
+    assert run("search", "--cards", *query, code=1).error == (  # in no card's text
+        "no cards for 'triggers \"enters the battlefield\" nonbasic'\n"
+    )
+    out = run("search", "--cards", "--rulings", *query, "--limit", "2").output
+    assert out.startswith(
+        "Blood Moon  {2}{R}  Enchantment\n"
+        '  ruling 2018-03-16: If a nonbasic land has an ability that triggers "when" it\n'
+        "  enters the battlefield, it will lose that ability before it triggers.\n"
+    )
+    data = json.loads(run("search", "--cards", "--rulings", *query, "--json").output)
+    moon = next(h for h in data["hits"] if h["name"] == "Blood Moon")
+    assert moon["ruling"]["date"] == "2018-03-16" and moon["ruling"]["face"] is None
+    assert all("ruling" in h for h in data["hits"])
+    plain = json.loads(run("search", "--cards", "nonbasic", "--json").output)
+    assert all("ruling" not in h for h in plain["hits"])  # as it was
+    assert run("search", "--rulings", "nonbasic", code=2).error == (
+        "--rulings searches the cards' rulings: use it with --cards\n"
+    )
+
+
+def _small(args: list[str]):
+    """`crlookup ARGS` on conftest's `small_data` (stdout and stderr apart)."""
+    return CliRunner().invoke(cli, args, env={"COLUMNS": "80", "NO_COLOR": "1"})
+
+
+def _gzip(lines: list[bytes]) -> bytes:
+    import gzip
+
+    return gzip.compress(b"\n".join(lines) + b"\n", mtime=0)
+
+
+@pytest.mark.parametrize(
+    "damage, where",
+    [
+        (
+            lambda data: (data / "cards-rulings.jsonl.gz").unlink(),
+            "cards-rulings.jsonl.gz: expected a readable rulings file",
+        ),
+        (
+            lambda data: (data / "cards-rulings.jsonl.gz").write_bytes(
+                (data / "cards-rulings.jsonl.gz").read_bytes()[:-30]
+            ),
+            "cards-rulings.jsonl.gz:",  # the line where the stream breaks
+        ),
+        (
+            lambda data: (data / "cards-rulings.jsonl.gz").write_bytes(
+                _gzip([*conftest.ruling_lines()[:2], b'{"card": "Giant Spider"'])
+            ),
+            "cards-rulings.jsonl.gz:3: expected a JSON object",
+        ),
+        (
+            lambda data: (data / "cards-rulings.jsonl.gz").write_bytes(
+                _gzip([b'{"card": "Giant Spider", "date": "April 2008", "text": "Reach."}'])
+            ),
+            "cards-rulings.jsonl.gz:1: expected a `date` as YYYY-MM-DD",
+        ),
+    ],
+)
+def test_a_bad_rulings_file_loses_only_the_rulings(small_data, damage, where):
+    """One line naming the file; the build goes on without it; `card` says the rulings are
+    unavailable, and nothing else is lost (the rules, the cards, their faces)."""
+    damage(small_data)
+    first = _small(["card", "Giant Spider"])
+    assert first.exit_code == 0, first.output
+    said = [line for line in first.stderr.splitlines() if "rulings" in line]
+    assert len(said) == 1 and said[0].startswith(
+        "crlookup: warning: no card rulings in this library: " + where
+    )
+    out = first.stdout
+    assert out.startswith("Giant Spider  {3}{G}\nCreature — Spider  2/4\n")
+    unavailable = out[out.index("Rulings  (") :].split("\n", 1)[1]
+    assert " ".join(unavailable.split()).startswith("rulings unavailable: " + where)
+    assert "Rules behind it  en-2010-07-16\n  keyword  Reach" in out
+    again = _small(["card", "Giant Spider", "--json"])  # recorded, not retried or repeated
+    assert again.exit_code == 0 and "rulings" not in again.stderr
+    data = json.loads(again.stdout)
+    assert data["rulings"] is None and data["rulings_unavailable"].startswith(where)
+    assert data["card"]["name"] == "Giant Spider" and data["rules"]
+    stomp = _small(["card", "Stomp"]).stdout  # the faces are there
+    assert "Stomp  {1}{R}\nInstant — Adventure\n  Damage can't be prevented" in stomp
+    searched = _small(["search", "--cards", "--rulings", "reach"])
+    assert searched.exit_code == 2 and searched.stderr.startswith("rulings unavailable: " + where)
+    assert _small(["search", "--cards", "reach"]).exit_code == 0
+    assert _small(["rule", "702.19"]).exit_code == 0
+
+
+def test_a_mended_rulings_file_brings_the_rulings_back(small_data):
+    good = (small_data / "cards-rulings.jsonl.gz").read_bytes()
+    (small_data / "cards-rulings.jsonl.gz").write_bytes(good[:-30])
+    assert "rulings unavailable: " in _small(["card", "Giant Spider"]).stdout
+    (small_data / "cards-rulings.jsonl.gz").write_bytes(good)  # changed again: rebuilt
+    mended = _small(["card", "Giant Spider"])
+    assert "  2008-04-01  This card now uses the Reach keyword" in mended.stdout
+    assert "warning" not in mended.stderr
+
+
+@pytest.mark.parametrize(
+    "damage, where",
+    [
+        (
+            lambda data: (data / "cards-faces.jsonl").unlink(),
+            "cards-faces.jsonl: expected a readable faces file",
+        ),
+        (
+            lambda data: (data / "cards-faces.jsonl").write_bytes(
+                conftest.face_lines()[0] + b"\n" + conftest.face_lines()[1][:-40] + b"\n"
+            ),
+            "cards-faces.jsonl:2: expected a JSON object",
+        ),
+    ],
+)
+def test_a_bad_faces_file_loses_only_the_faces(small_data, damage, where):
+    damage(small_data)
+    first = _small(["card", "Stomp"])
+    assert first.exit_code == 0, first.output
+    said = [line for line in first.stderr.splitlines() if "faces" in line]
+    assert len(said) == 1 and said[0].startswith(
+        "crlookup: warning: card faces not completed: " + where
+    )
+    assert "Stomp\n  (its text is not in the card data)\n" in first.stdout
+    assert "  2013-06-07  If a creature with persist stops being a creature" in (
+        _small(["card", "Kitchen Finks"]).stdout  # the rulings are there
+    )
 
 
 def test_search_cards_takes_no_rules_options():

@@ -31,7 +31,8 @@ def test_manifest_lists_every_shipped_file():
     shipped = {p.name for p in DATA.iterdir() if p.name != "manifest.json"}
     ask = MANIFEST["ask"]  # not sources: what `ask` ships with (crlookup/ask/)
     top = {name.split("/")[0] for name in FILES}  # the tournament documents are in a folder
-    assert shipped == top | {CARDS["file"], CARDS["notice"], ask["vectors"], ask["ranker"]}
+    cards = {CARDS["file"], CARDS["notice"], CARDS["faces"]["file"], CARDS["rulings"]["file"]}
+    assert shipped == top | cards | {ask["vectors"], ask["ranker"]}
     # each tournament document's folder is a source, or holds one; its notice ships with it
     tournament = DATA / "tournament"
     assert (tournament / "NOTICE.md").exists()
@@ -120,7 +121,8 @@ def test_broken_files_name_file_and_line(fmt, data, where):
 
 def test_data_files_are_byte_for_byte():
     """The shipped copies are the published bytes recorded in the manifest (sha256)."""
-    for name, item in [*FILES.items(), (CARDS["file"], CARDS)]:
+    companions = [(CARDS[part]["file"], CARDS[part]) for part in ("faces", "rulings")]
+    for name, item in [*FILES.items(), (CARDS["file"], CARDS), *companions]:
         if name in FILES and _is_folder(name):  # its files' names and bytes, in order
             found = manifest.SourceFile(str(DATA / name), item["format"], "shipped").sha256()
         else:
@@ -128,8 +130,33 @@ def test_data_files_are_byte_for_byte():
         assert found == item["sha256"], name
 
 
-def test_no_edition_format_reads_the_card_file():
-    data = (DATA / CARDS["file"]).read_bytes()
+@pytest.mark.parametrize("name", [CARDS["file"], CARDS["faces"]["file"], CARDS["rulings"]["file"]])
+def test_no_edition_format_reads_the_card_data(name):
+    data = (DATA / name).read_bytes()
     assert not [f for f in sources.FORMATS if sources.parser(f).sniff(data)]
     with pytest.raises(SourceError):
-        sources.detect(Path(CARDS["file"]), data)
+        sources.detect(Path(name), data)
+
+
+def test_the_card_data_is_three_sources_of_its_own(tmp_path):
+    """The card file, its faces and its rulings: each a source (a change to one rebuilds the
+    card database), none of them units of editions, and last of the sources."""
+    files = manifest.read_manifest(str(DATA), "shipped")
+    card_data = [(Path(f.path).name, f.format) for f in files if f.format in manifest.CARD_FORMATS]
+    assert card_data == [
+        ("cards.jsonl.gz", manifest.CARDS),
+        ("cards-faces.jsonl", manifest.CARD_FACES),
+        ("cards-rulings.jsonl.gz", manifest.RULINGS),
+    ]
+    assert not set(manifest.CARD_FORMATS) & set(sources.FORMATS)
+    ordered = manifest.source_files(str(tmp_path))
+    assert [f.format for f in ordered[-3:]] == list(manifest.CARD_FORMATS)
+    without = [f for f in files if f.format != "archive"]  # (the archive's members: slow)
+    units = manifest.units(without)
+    assert units and not [u for u in units if u.file.format in manifest.CARD_FORMATS]
+    # a manifest without them (a user's, an older one) has the card file alone
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"sources": [], "cards": {"file": "c.jsonl.gz", "format": "cards"}}),
+        encoding="utf-8",
+    )
+    assert [f.format for f in manifest.read_manifest(str(tmp_path), "user")] == ["cards"]

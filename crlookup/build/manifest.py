@@ -3,8 +3,9 @@ manifest.json), the units they are parsed in (a source file, or one member of an
 the stamp a library records of them, by which it is known to be up to date or stale.
 
 A library records the crlookup version, the schema, and the size, mtime and SHA-256 of every
-source it was built from (the card file among them). It is rebuilt when the version, the schema
-or a source changes; a source only touched (its time changed, not its content) is restamped.
+source it was built from (the card file, its faces and its rulings among them). It is rebuilt
+when the version, the schema or a source changes; a source only touched (its time changed, not
+its content) is restamped.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
 
 
 CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
+CARD_FACES = "card_faces"  # the faces that complete multi-part cards (crlookup.sources.cards)
+RULINGS = "rulings"  # the cards' official rulings (crlookup.sources.rulings)
+# the card data: built into the card database (crlookup.build.stages.cards), never into editions
+CARD_FORMATS = (CARDS, CARD_FACES, RULINGS)
 
 
 class SourceFile(NamedTuple):
@@ -96,20 +101,27 @@ def read_manifest(directory: str, origin: str) -> list[SourceFile]:
             for item in manifest["sources"]
         ]
         if "cards" in manifest:
-            files.append(
-                SourceFile(os.path.join(directory, manifest["cards"]["file"]), CARDS, origin)
-            )
+            cards = manifest["cards"]
+            files.append(SourceFile(os.path.join(directory, cards["file"]), CARDS, origin))
+            for part, fmt in (("faces", CARD_FACES), ("rulings", RULINGS)):
+                if part in cards:  # the card file's companions, each a source of its own
+                    files.append(
+                        SourceFile(os.path.join(directory, cards[part]["file"]), fmt, origin)
+                    )
         return files
     except (ValueError, KeyError, TypeError) as e:
         raise LibraryError(f"{path}: not a valid source manifest ({e})") from None
 
 
 def source_files(root: str) -> list[SourceFile]:
-    """The shipped sources and those the user ingested into `root` (the card file last)."""
+    """The shipped sources and those the user ingested into `root` (the card data last: the
+    card file, then its faces and rulings)."""
     files = read_manifest(data_dir(), "shipped") + read_manifest(
         os.path.join(root, "sources"), "user"
     )
-    return [f for f in files if f.format != CARDS] + [f for f in files if f.format == CARDS]
+    return [f for f in files if f.format not in CARD_FORMATS] + [
+        f for f in files if f.format in CARD_FORMATS
+    ]
 
 
 def stamp_of(db: sqlite3.Connection) -> dict:
@@ -159,14 +171,15 @@ class Unit(NamedTuple):
 
 
 def units(files: list[SourceFile]) -> list[Unit]:
-    """The units of the rules sources (an archive is one unit per member; cards are none)."""
+    """The units of the rules sources (an archive is one unit per member; the card data is
+    none)."""
     import hashlib
 
     from crlookup.sources import archive
 
     out = []
     for f in files:
-        if f.format == CARDS:
+        if f.format in CARD_FORMATS:
             continue
         options = json.dumps(f.options or {}, sort_keys=True)
         tail = f"{f.format}-{hashlib.sha256((f.name + options).encode()).hexdigest()[:12]}"

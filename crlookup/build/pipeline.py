@@ -20,7 +20,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from crlookup.build import manifest
-from crlookup.build.manifest import CARDS, SourceFile, Unit
+from crlookup.build.manifest import CARD_FORMATS, SourceFile, Unit
 from crlookup.core.errors import LibraryDamaged
 from crlookup.core.i18n import N_
 from crlookup.core.paths import home as default_home
@@ -274,11 +274,9 @@ def _build(root, files, progress, first, fresh) -> str:
             raise
         _step("switched")
         home.sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
-        from crlookup.build.stages.cards import cache_name
+        from crlookup.build.stages.cards import cache_names
 
-        shipped = {
-            cache_name(s["sha256"]) for s, f in zip(stamp["sources"], files) if f.format == CARDS
-        }
+        shipped = cache_names(files, stamp["sources"])
         for cached in (root_path / "parsed").glob("*"):
             if cached.name not in shipped:  # card databases of card files no longer shipped
                 cached.unlink(missing_ok=True)
@@ -289,11 +287,11 @@ def _units_kept(
     path: str | None, base: dict, stamp: dict, files: list[SourceFile], wanted: list[Unit]
 ) -> set[str] | None:
     """The units (keys) of the library at `path` if it can be the start of the new one: same
-    version and schema, the same card file, and every unit it was built from (a source file,
+    version and schema, the same card data, and every unit it was built from (a source file,
     an archive member) still there, unchanged; None if the new one is built anew."""
     if path is None or base.get("version") != __version__ or base.get("schema") != SCHEMA:
         return None
-    cards = {f.name for f in files if f.format == CARDS}
+    cards = {f.name for f in files if f.format in CARD_FORMATS}
 
     def card_files(sources: list[dict]) -> set:
         return {(s["file"], s["sha256"]) for s in sources if s["file"] in cards}

@@ -234,6 +234,17 @@ class Card(NamedTuple):
         }
 
 
+class Ruling(NamedTuple):
+    """An official ruling on a card (Gatherer's): its date ("2018-03-16") and text, given
+    under `name`, the card's name or one of its faces' ("Turn", "Burn"; "" in the card
+    database when the ruling was given under several of a card's names)."""
+
+    name: str
+    date: str
+    text: str
+    source: Source | None = None
+
+
 def _refs_dict(refs: tuple[Reference, ...]) -> dict:
     """`refs`: every number cited (ranges expanded); `unresolved`: what names no entry."""
     cited: list[str] = []

@@ -23,6 +23,9 @@ numbers (Reach is 702.17 in 2026 and 502.70 before July 2009):
 
 Keyword lists hold digital-only mechanics the Comprehensive Rules have no rule for (MTG
 Arena's Conjure, Seek, Perpetually...): those are `DIGITAL_ONLY` and link to nothing, saying so.
+
+`lookup` also gives the card's official rulings (crlookup.library.cards), newest first, each
+with the rules it applies (crlookup.features.rulings.rules_for), or why the library has none.
 """
 
 from __future__ import annotations
@@ -332,14 +335,36 @@ def links(lib: Library, edition: str, card: Card) -> list[Link]:
     return out
 
 
+class CardRuling(NamedTuple):
+    """One of a card's official rulings, with the rules it applies (numbers of the newest
+    English edition, best first: crlookup.features.rulings)."""
+
+    date: str  # "2018-03-16"
+    text: str
+    face: str  # the face it was given under ("Turn"), "" for the whole card
+    rules: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "date": self.date,
+            "text": self.text,
+            "face": self.face or None,
+            "rules": list(self.rules),
+        }
+
+
 @dataclass(frozen=True)
 class CardLookup:
     """A card as `crlookup card` shows it: how its name was found (`found`: the card, or the
-    candidates that fit as well) and, for one card, the rules of `edition` behind it."""
+    candidates that fit as well) and, for one card, the rules of `edition` behind it and its
+    rulings, newest first (None, with why in `rulings_unavailable`, when the library has
+    none: its rulings file was missing or damaged)."""
 
     found: Found
     edition: str | None
     links: tuple[Link, ...]
+    rulings: tuple[CardRuling, ...] | None = ()
+    rulings_unavailable: str | None = None
 
     @property
     def card(self) -> Card | None:
@@ -351,6 +376,8 @@ class CardLookup:
             "edition": self.edition,
             "card": self.card.to_dict() if self.card else None,
             "rules": [link.to_dict() for link in self.links],
+            "rulings": None if self.rulings is None else [r.to_dict() for r in self.rulings],
+            "rulings_unavailable": self.rulings_unavailable,
         }
 
 
@@ -368,7 +395,24 @@ def lookup(
     if found.card is None:
         return CardLookup(found, None, ())
     edition = lib.edition(edition, lang=lang).id
-    return CardLookup(found, edition, tuple(links(lib, edition, found.card)))
+    unavailable = lib.cards().rulings_unavailable
+    return CardLookup(
+        found,
+        edition,
+        tuple(links(lib, edition, found.card)),
+        None if unavailable else rulings(lib, found.card),
+        unavailable,
+    )
+
+
+def rulings(lib: Library, card: Card) -> tuple[CardRuling, ...]:
+    """The card's rulings (every face's), newest first, each with the rules it applies."""
+    found = lib.cards().rulings(card)
+    if not found:
+        return ()
+    from crlookup.features.rulings import rules_for  # the shipped links, read on first use
+
+    return tuple(CardRuling(r.date, r.text, r.name, tuple(rules_for(lib, r.text))) for r in found)
 
 
 def keyword_links(lib: Library, edition: str, card: Card) -> list[Link]:

@@ -1,8 +1,9 @@
 """Cards in the library: their database, finding a card by its name, searching their text.
 
-`build` turns the card file (crlookup.sources.cards) into one SQLite file beside the rules,
-`cards.sqlite`: each card as JSON, the names it is found by, and an FTS5 index of its name,
-type line and Oracle text. (Cards are indexed with SQLite's own FTS5 rather than whoosh: a
+The build (crlookup.build.stages.cards) turns the card data (crlookup.sources.cards, rulings)
+into one SQLite file beside the rules, `cards.sqlite`: each card as JSON, the names it is found
+by, its rulings, and FTS5 indexes of its name, type line and every face's Oracle text, and of
+the rulings' text. (Cards are indexed with SQLite's own FTS5 rather than whoosh: a
 whoosh index of the 34,565 cards took 5.8 s to build on two processes, FTS5 0.3 s; the
 rules keep whoosh for its Russian and Polish analysis.)
 
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import MAX_WORDS, CardQueryError, QueryError
 from crlookup.core.i18n import _
-from crlookup.core.model import Card, Face, Source
+from crlookup.core.model import Card, Face, Ruling, Source
 from crlookup.core.words import bases
 
 if TYPE_CHECKING:
@@ -211,23 +212,49 @@ MAX_NAME_WORDS = 8  # longer names are written out whole only by the few who pas
 _FUZZY_NAME = 90  # rapidfuzz ratio for a misspelt name in text ("Glistner Elf" 96)
 
 
+class RulingHit(NamedTuple):
+    """The ruling of a card that a search matched: its date, the face it was given under ("" for
+    the whole card) and its snippet (the matched words between \x01, \x02)."""
+
+    date: str
+    face: str
+    snippet: str
+
+    def to_dict(self) -> dict:
+        return {
+            "date": self.date,
+            "face": self.face or None,
+            "snippet": _unmarked(self.snippet),
+        }
+
+
 class CardHit(NamedTuple):
-    """A card found by `Cards.search`: its snippet has the matched words between \x01, \x02."""
+    """A card found by `Cards.search`: its snippet has the matched words between \x01, \x02;
+    with rulings searched, `ruling` is the best of its rulings that matched (if one did)."""
 
     name: str
     type_line: str
     mana_cost: str
     snippet: str
     score: float
+    ruling: RulingHit | None = None
 
-    def to_dict(self) -> dict:
-        return {
+    def to_dict(self, rulings: bool = False) -> dict:
+        """The hit; with `rulings` (rulings were searched), its `ruling` too (null if none)."""
+        out = {
             "name": self.name,
             "type_line": self.type_line,
             "mana_cost": self.mana_cost,
-            "snippet": self.snippet.replace("\x01", "").replace("\x02", ""),
+            "snippet": _unmarked(self.snippet),
             "score": self.score,
         }
+        if rulings:
+            out["ruling"] = self.ruling.to_dict() if self.ruling else None
+        return out
+
+
+def _unmarked(snippet: str) -> str:
+    return snippet.replace("\x01", "").replace("\x02", "")
 
 
 class CardResults(NamedTuple):
@@ -235,6 +262,7 @@ class CardResults(NamedTuple):
     query: str  # as searched, after spelling corrections
     corrections: list[tuple[str, str]]
     relaxed: bool  # no card has every word: cards with some of them
+    rulings: bool = False  # the rulings' text was searched too
 
 
 def check_name(name: str) -> str:
@@ -260,12 +288,37 @@ class Cards:
         self.db = connect(path)
         self._keys: list[str] | None = None
         self._vocabulary: dict[str, int] | None = None
+        self._with_rulings: dict[str, int] | None = None
 
     def close(self) -> None:
         self.db.close()
 
     def __len__(self) -> int:
         return int(self.db.execute("SELECT value FROM meta WHERE key = 'count'").fetchone()[0])
+
+    def status(self, part: str) -> dict | None:
+        """What the build recorded of the card file's companion `part` ("faces", "rulings"):
+        {"file", counts...}, {"file", "error"} if it could not be read, None if there was none."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (part,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    @property
+    def rulings_unavailable(self) -> str | None:
+        """Why the library has no rulings (one line naming the rulings file), or None."""
+        status = self.status("rulings")
+        if status is None:
+            return _("this library was built without a rulings file")
+        return status.get("error")
+
+    def rulings(self, card: Card) -> list[Ruling]:
+        """The card's rulings (every face's), newest first; for two of one date, in the order
+        of the rulings file."""
+        rows = self.db.execute(
+            "SELECT r.face, r.date, t.text FROM rulings r JOIN cards c ON c.id = r.card "
+            "JOIN ruling_texts t ON t.id = r.text WHERE c.name = ? ORDER BY r.date DESC, r.rowid",
+            (card.name,),
+        )
+        return [Ruling(face, day, text) for face, day, text in rows]
 
     @property
     def keys(self) -> list[str]:
@@ -595,56 +648,107 @@ class Cards:
             self._vocabulary = json.loads(blob)
         return self._vocabulary
 
-    def search(self, query: str, limit: int = 10) -> CardResults:
+    @property
+    def with_rulings_vocabulary(self) -> dict[str, int]:
+        """`vocabulary` and the words of the rulings' text, with how often each occurs."""
+        if self._with_rulings is None:
+            row = self.db.execute(
+                "SELECT value FROM meta WHERE key = 'ruling_vocabulary'"
+            ).fetchone()
+            words = dict(self.vocabulary)
+            for w, n in json.loads(row[0] if row else "{}").items():
+                words[w] = words.get(w, 0) + n
+            self._with_rulings = words
+        return self._with_rulings
+
+    def search(self, query: str, limit: int = 10, rulings: bool = False) -> CardResults:
         """Cards whose name, type line or text has the query's words (all of them, else some),
         best first; phrases in quotes, AND, OR and NOT as in rules search; misspelled words
-        are corrected to the nearest word the cards use."""
+        are corrected to the nearest word the cards use. With `rulings`, a card one of whose
+        rulings has them is found too, with that ruling."""
         if len(query.split()) > MAX_WORDS:
             raise QueryError(f"a query of at most {MAX_WORDS} words, please")
-        query, corrections = self._correct(query)
+        query, corrections = self._correct(query, rulings)
         expression = _fts(query, every_word=True)
-        hits = self._run(expression, limit)
+        hits = self._run(expression, limit, rulings)
         relaxed = False
         if not hits and '"' not in query and not set(query.split()) & {"AND", "OR", "NOT"}:
             looser = _fts(query, every_word=False)
             if looser != expression:
-                hits, relaxed = self._run(looser, limit), True
-        return CardResults(hits, query, corrections, relaxed and bool(hits))
+                hits, relaxed = self._run(looser, limit, rulings), True
+        return CardResults(hits, query, corrections, relaxed and bool(hits), rulings)
 
-    def _run(self, expression: str, limit: int) -> list[CardHit]:
-
+    def _run(self, expression: str, limit: int, rulings: bool = False) -> list[CardHit]:
+        """The cards the FTS5 expression finds in their text (with `rulings`, also in their
+        rulings' text: each card once, with its best ruling), best first, paper cards first."""
         if not expression:
             return []
         try:
             rows = self.db.execute(
-                "SELECT c.name, t.types, c.data, "
+                "SELECT c.id, c.name, t.types, c.data, c.alchemy, "
                 "snippet(card_text, 2, char(1), char(2), '…', 24), "
                 "bm25(card_text, 0.2, 1.0, 1.0) AS rank "
                 "FROM card_text t JOIN cards c ON c.id = t.rowid WHERE card_text MATCH ? "
                 "ORDER BY c.alchemy, rank LIMIT ?",
                 (expression, limit),
             ).fetchall()
+            found = self._ruling_hits(expression, limit) if rulings else {}
         except sqlite3.OperationalError as e:
             raise QueryError(f"cannot search the cards for {expression!r}: {e}") from None
-        out = []
-        for name, types, data, snippet, rank in rows:
+        hits: dict[int, tuple[int, float, CardHit]] = {}
+        for card_id, name, types, data, alchemy, snippet, rank in rows:
             card = _loads(data)
-            out.append(
-                CardHit(name, types, card.faces[0].mana_cost, snippet or "", round(-rank, 3))
+            ruling = found.pop(card_id, None)
+            score = max(-rank, ruling[0] if ruling else -rank)
+            hit = CardHit(
+                name,
+                types,
+                card.faces[0].mana_cost,
+                snippet or "",
+                round(score, 3),
+                ruling[1] if ruling else None,
             )
+            hits[card_id] = (alchemy, -score, hit)
+        if found:
+            cards = self._cards(found)
+            for card_id, (score, best) in found.items():
+                card = cards[card_id]
+                types = " // ".join(f.type_line for f in card.faces if f.type_line)
+                hit = CardHit(card.name, types, card.faces[0].mana_cost, "", round(score, 3), best)
+                hits[card_id] = (int(card.alchemy), -score, hit)
+        ranked = sorted(hits.values(), key=lambda h: (h[0], h[1]))
+        return [hit for _alchemy, _score, hit in ranked[:limit]]
+
+    def _ruling_hits(self, expression: str, limit: int) -> dict[int, tuple[float, RulingHit]]:
+        """{card id: (score, its best ruling)} of the rulings the expression finds, best first
+        (the best `limit` cards)."""
+        rows = self.db.execute(
+            "SELECT r.card, r.date, r.face, "
+            "snippet(ruling_text, 0, char(1), char(2), '…', 24), bm25(ruling_text) AS rank "
+            "FROM ruling_text t JOIN rulings r ON r.text = t.rowid WHERE ruling_text MATCH ? "
+            "ORDER BY rank LIMIT ?",
+            (expression, limit * 20),
+        )
+        out: dict[int, tuple[float, RulingHit]] = {}
+        for card_id, day, face, snippet, rank in rows:
+            if card_id not in out:
+                out[card_id] = (-rank, RulingHit(day, face, snippet or ""))
+                if len(out) >= limit:
+                    break
         return out
 
-    def _correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:
+    def _correct(self, query: str, rulings: bool = False) -> tuple[str, list[tuple[str, str]]]:
         corrections = []
+        vocabulary = self.with_rulings_vocabulary if rulings else self.vocabulary
 
         def fix(m: re.Match) -> str:
             word = m.group(0)
             folded = word.casefold()
-            if word in ("AND", "OR", "NOT") or len(folded) < 4 or folded in self.vocabulary:
+            if word in ("AND", "OR", "NOT") or len(folded) < 4 or folded in vocabulary:
                 return word
             from crlookup.core.spelling import nearest
 
-            best = nearest(folded, self.vocabulary, 80)
+            best = nearest(folded, vocabulary, 80)
             if best is None:
                 return word
             corrections.append((word, best))

@@ -11,15 +11,23 @@ Contract: ``read(path, data) -> list[Card]`` in file order; a file that is not g
 that is not UTF-8 or not a JSON object, a field of the wrong type or a name used twice raises
 `SourceError` with the line, and nothing is half-read. (Cards are not editions: this parser
 is not one of `crlookup.sources.FORMATS`.)
+
+The faces file (data/cards-faces.jsonl) holds every face of most of the cards whose faces the
+card file lacks: ``read_faces(path, data) -> {card name: faces}``, under the same contract, and
+``complete(cards, faces)`` takes from it only the faces a card lacks.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Card, Face, Source
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 GZIP_MAGIC = b"\x1f\x8b"
 _TEXT_FIELDS = ("name", "mana_cost", "type_line", "oracle_text", "layout")
@@ -38,22 +46,10 @@ def read(path: str | Path, data: bytes | None = None) -> list[Card]:
             data = path.read_bytes()
         except OSError as e:
             raise SourceError(path, None, "a readable card file", e.strerror) from None
-    lines = _lines(path, data)
+    lines = gzip_lines(path, data, "a gzip-compressed JSON Lines file of cards")
     cards: list[Card] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise SourceError(
-                path, number, "UTF-8 text", raw[e.start : e.start + 4].hex(" ")
-            ) from None
-        try:
-            item = json.loads(text)
-        except ValueError:
-            raise SourceError(path, number, "a JSON object (one card a line)", text) from None
+    for number, item in json_lines(path, lines, "a JSON object (one card a line)"):
         card = _card(path, number, item)
         if card.name in seen:
             raise SourceError(
@@ -66,15 +62,33 @@ def read(path: str | Path, data: bytes | None = None) -> list[Card]:
     return cards
 
 
-def _lines(path: Path, data: bytes) -> list[bytes]:
-    """The decompressed lines; a damaged stream is reported at the line where it breaks."""
+def json_lines(path: Path, lines: list[bytes], expected: str) -> Iterator[tuple[int, object]]:
+    """(line number, its JSON value) of each line that is not blank; a line that is not UTF-8
+    or not JSON raises `SourceError` (`expected`: what a line should be)."""
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SourceError(
+                path, number, "UTF-8 text", raw[e.start : e.start + 4].hex(" ")
+            ) from None
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise SourceError(path, number, expected, text) from None
+        yield number, value
+
+
+def gzip_lines(path: Path, data: bytes, what: str) -> list[bytes]:
+    """The decompressed lines of a gzip file (`what` it should be, if it is none); a damaged
+    stream is reported at the line where it breaks."""
     import gzip
     import zlib
 
     if not sniff(data):
-        raise SourceError(
-            path, None, "a gzip-compressed JSON Lines file of cards", data[:20].decode("latin-1")
-        )
+        raise SourceError(path, None, what, data[:20].decode("latin-1"))
     try:
         return gzip.decompress(data).split(b"\n")
     except (OSError, EOFError, zlib.error):
@@ -155,3 +169,79 @@ def _face(path: Path, line: int, item, whole: bool = False) -> Face:
         loyalty=number("loyalty"),
         missing=not whole and "oracle_text" not in item and "type_line" not in item,
     )
+
+
+# --------------------------------------------------------------------------- the faces file
+
+# The Oracle wording before the 2024 update that shortened "enters the battlefield" to
+# "enters", on the faces the faces file marks `source.stale_wording` (the same cycles' other
+# faces read "Kazandu Valley enters tapped.", "As Sea Gate, Reborn enters, you may pay 3 life.")
+_STALE = ("enters the battlefield", "enters")
+
+
+def read_faces(path: str | Path, data: bytes | None = None) -> dict[str, tuple[Face, ...]]:
+    """The faces file (data/cards-faces.jsonl): {card name: every face of it}, for cards the
+    card file has incomplete.
+
+    Layout: one JSON object a line, `name` (the card's name as the card file has it), `faces`
+    (two or more, each with `name`, `mana_cost`, `type_line`, `oracle_text`, `power`,
+    `toughness`, `loyalty`), `source` (where it was read; `stale_wording: true` for a face
+    with the wording before the 2024 update: "enters the battlefield" is read as "enters").
+    A flip card's back has no mana cost of its own (""). A file that is missing, not UTF-8, a
+    line that is not such an object or a name used twice raises `SourceError` with the line.
+    """
+    path = Path(path)
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise SourceError(path, None, "a readable faces file", e.strerror) from None
+    if sniff(data):
+        raise SourceError(path, None, "a JSON Lines file of card faces", "gzip-compressed data")
+    out: dict[str, tuple[Face, ...]] = {}
+    seen: dict[str, int] = {}
+    expected = "a JSON object (one card's faces a line)"
+    for number, item in json_lines(path, data.split(b"\n"), expected):
+        if not isinstance(item, dict):
+            raise SourceError(path, number, expected, type(item).__name__)
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise SourceError(path, number, "a card `name`", repr(name))
+        faces = item.get("faces")
+        if not isinstance(faces, list) or len(faces) < 2:
+            raise SourceError(path, number, "`faces` as a list of two faces or more", repr(faces))
+        source = item.get("source", {})
+        if not isinstance(source, dict):
+            raise SourceError(path, number, "`source` as an object", repr(source))
+        parts = tuple(_face(path, number, f, whole=True) for f in faces)
+        if source.get("stale_wording") is True:
+            parts = tuple(f._replace(text=f.text.replace(*_STALE)) for f in parts)
+        name = name.strip()
+        if name in seen:
+            raise SourceError(
+                path, number, f"a card name not used before (line {seen[name]})", name
+            )
+        seen[name] = number
+        out[name] = parts
+    if not out:
+        raise SourceError(path, None, "at least one card's faces", "an empty file")
+    return out
+
+
+def complete(cards: list[Card], faces: dict[str, tuple[Face, ...]]) -> tuple[list[Card], int]:
+    """The cards with the faces their card file lacks taken from `faces` (read_faces), and how
+    many were completed. Only a missing face is taken, and only where the faces file names the
+    card's faces as the card file does: a face the card file has (the front) stays its own."""
+    out: list[Card] = []
+    completed = 0
+    for card in cards:
+        found = faces.get(card.name) if card.faces_incomplete else None
+        if found is None or [f.name for f in found] != [f.name for f in card.faces]:
+            out.append(card)
+            continue
+        card = card._replace(
+            faces=tuple(new if old.missing else old for old, new in zip(card.faces, found))
+        )
+        out.append(card)
+        completed += 1
+    return out, completed

@@ -271,16 +271,33 @@ class _BuildProgress:
 
 def open_library(as_json: bool = False):
     """The library, built first if need be; a build that could not read the card file says
-    so (the rules are built all the same, and card features repeat it)."""
+    so (the rules are built all the same, and card features repeat it), as does one that could
+    not read the faces or rulings file (the cards are built without it)."""
     progress = _BuildProgress(plain=as_json)
     try:
         lib = api.open(progress=progress, notice=_damaged)  # damage: said, then rebuilt
     finally:
         progress.__exit__()
-    error = (lib.meta("cards") or {}).get("error") if progress.built else None
-    if error:
+    status = (lib.meta("cards") or {}) if progress.built else {}
+    if status.get("error"):
         click.echo(
-            _("crlookup: warning: no cards in this library: {reason}").format(reason=error),
+            _("crlookup: warning: no cards in this library: {reason}").format(
+                reason=status["error"]
+            ),
+            err=True,
+        )
+    if (status.get("faces") or {}).get("error"):  # the cards are there, some faces lacking
+        click.echo(
+            _("crlookup: warning: card faces not completed: {reason}").format(
+                reason=status["faces"]["error"]
+            ),
+            err=True,
+        )
+    if (status.get("rulings") or {}).get("error"):  # the cards are there, without rulings
+        click.echo(
+            _("crlookup: warning: no card rulings in this library: {reason}").format(
+                reason=status["rulings"]["error"]
+            ),
             err=True,
         )
     if lib.pending and not as_json:
@@ -455,6 +472,12 @@ def _parallel(number, edition_id, parallel, as_json, pager):
     help=N_("Search the cards (names, types, Oracle text) instead of the rules."),
 )
 @click.option(
+    "--rulings",
+    "in_rulings",
+    is_flag=True,
+    help=N_("With --cards: search the cards' rulings too."),
+)
+@click.option(
     "--doc",
     "document",
     type=click.Choice(["cr", "mtr", "ipg", "jar", "all"]),
@@ -476,6 +499,7 @@ def search(
     limit,
     other_lang,
     in_cards,
+    in_rulings,
     document,
     as_json,
     pager,
@@ -484,8 +508,8 @@ def search(
 
     Phrases in quotes, AND, OR, NOT and a rule number (a filter) work as usual. By default
     each rule appears once, from the newest edition in the query's language. With --cards,
-    the cards' names, type lines and Oracle text are searched instead; with --doc, the
-    judge's other rulebooks (MTR, IPG, JAR).
+    the cards' names, type lines and Oracle text are searched instead (and their rulings,
+    with --rulings); with --doc, the judge's other rulebooks (MTR, IPG, JAR).
 
     Example: crlookup search deathtouch trample
     """
@@ -493,6 +517,8 @@ def search(
     query = " ".join(words).strip()
     if not query:
         raise Failure(_("search: expected words to search for"), BAD_INPUT)
+    if in_rulings and not in_cards:
+        raise Failure(_("--rulings searches the cards' rulings: use it with --cards"), BAD_INPUT)
     if in_cards:
         given = [
             name
@@ -510,7 +536,7 @@ def search(
                 _("--cards cannot be combined with {options}").format(options=", ".join(given)),
                 BAD_INPUT,
             )
-        return _search_cards(query, limit, as_json, pager)
+        return _search_cards(query, limit, as_json, pager, in_rulings)
     found = open_library(as_json).search(
         query,
         edition=edition_id,
@@ -531,9 +557,16 @@ def search(
         raise Failure(_("no results for {query!r}").format(query=_short(query)), NOT_FOUND)
 
 
-def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
-    """`search --cards`: cards whose name, type line or Oracle text has the words."""
-    found = open_library(as_json).cards().search(query, limit=limit)
+def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: bool) -> None:
+    """`search --cards`: cards whose name, type line or Oracle text has the words (or, with
+    `rulings`, one of whose rulings has them)."""
+    cards = open_library(as_json).cards()
+    if rulings and cards.rulings_unavailable:
+        raise Failure(
+            _("rulings unavailable: {reason}").format(reason=cards.rulings_unavailable),
+            BAD_INPUT,
+        )
+    found = cards.search(query, limit=limit, rulings=rulings)
     if as_json:
         emit_json(
             {
@@ -541,7 +574,7 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool) -> None:
                 "searched": found.query,
                 "corrections": [list(c) for c in found.corrections],
                 "relaxed": found.relaxed,
-                "hits": [h.to_dict() for h in found.hits],
+                "hits": [h.to_dict(rulings) for h in found.hits],
             }
         )
     else:
@@ -610,10 +643,11 @@ def ask(words, edition_id, lang, limit, as_json, pager):
 @json_option
 @pager_option
 def card(words, edition_id, lang, as_json, pager):
-    """Show a card's Oracle text and the rules behind it.
+    """Show a card's Oracle text, its rulings and the rules behind it.
 
-    Keywords, ability words, types and the rules terms and symbols of its text each lead to
-    the rule that governs them. The name may be misspelt, partial ("teferi hero") or a face's
+    Every face is shown; the official rulings (to October 2018) newest first, each with its
+    date. Keywords, ability words, types and the rules terms and symbols of its text each lead
+    to the rule that governs them. The name may be misspelt, partial ("teferi hero") or a face's
     ("Stomp"); a name that fits several cards lists them.
 
     Example: crlookup card "Giant Spider"
@@ -635,7 +669,17 @@ def card(words, edition_id, lang, as_json, pager):
         note = _("showing {name} for {query!r}").format(
             name=found.card.name, query=found.found.query
         )
-    show(render.CardView(found.card, list(found.links), found.edition, note=note), pager)
+    show(
+        render.CardView(
+            found.card,
+            list(found.links),
+            found.edition,
+            note=note,
+            rulings=found.rulings,
+            rulings_unavailable=found.rulings_unavailable,
+        ),
+        pager,
+    )
 
 
 @cli.command()

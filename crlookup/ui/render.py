@@ -427,11 +427,22 @@ _REMINDER = re.compile(r"\([^()]*\)")
 
 
 class CardView:
-    """A card: each face's name, cost, type line, text and P/T or loyalty; then the rules
-    behind it, one line each (its number and the rule's first sentence)."""
+    """A card: each face's name, cost, type line, text and P/T or loyalty; its rulings (if
+    given: each with its date, newest first, and the rules it applies; or why there are none);
+    then the rules behind it, one line each (its number and the rule's first sentence)."""
 
-    def __init__(self, card, links, edition: str, *, note: str = ""):
+    def __init__(
+        self,
+        card,
+        links,
+        edition: str,
+        *,
+        note: str = "",
+        rulings=None,
+        rulings_unavailable: str | None = None,
+    ):
         self.card, self.links, self.edition, self.note = card, links, edition, note
+        self.rulings, self.rulings_unavailable = rulings, rulings_unavailable
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
@@ -451,6 +462,9 @@ class CardView:
             facts.append(_("A digital-only Alchemy version of a card (MTG Arena)."))
         for fact in facts:
             yield Text(fact, STYLES["muted"])
+        if self.rulings is not None or self.rulings_unavailable:
+            yield Text()
+            yield from self._rulings(width)
         yield Text()
         yield styled((_("Rules behind it") + "  ", "bold"), (self.edition, STYLES["muted"]))
         if not self.links:
@@ -463,6 +477,56 @@ class CardView:
         )
         for kind, link in zip(kinds, self.links):
             yield from self._link(kind, link, width, columns)
+
+    def _rulings(self, width: int) -> list[Text]:
+        """ "Rulings (Gatherer, ...)", then each ruling: its date, its text (after the face it
+        was given under, when a card's rulings name several) and the rules it applies."""
+        head = styled(
+            (_("Rulings"), "bold"),
+            (
+                "  ("
+                + _("Gatherer, to October 2018; an older ruling may predate a rules change")
+                + ")",
+                STYLES["muted"],
+            ),
+        )
+        lines = hanging(head, 0, width)
+        if self.rulings_unavailable:
+            return lines + hanging(
+                Text(
+                    _("rulings unavailable: {reason}").format(reason=self.rulings_unavailable),
+                    "italic yellow",
+                ),
+                2,
+                width,
+            )
+        if not self.rulings:
+            return [*lines, Text("  " + _("none"), STYLES["muted"])]
+        # the face a ruling was given under, where it is not plain: a later face's, or one of
+        # several faces' rulings ("Turn: ...", "Intervention: ...")
+        several = len({r.face for r in self.rulings}) > 1
+        front = self.card.faces[0].name
+        indent = 14  # "  2018-03-16  "
+        for r in self.rulings:
+            label = r.face and (several or r.face != front)
+            body = hanging(
+                styled(
+                    (f"{r.face}: " if label else "", STYLES["title"]),
+                    (r.text, ""),
+                ),
+                indent,
+                width,
+            )
+            first = Text(f"  {r.date:<10}  ", STYLES["muted"])
+            first.append_text(body[0][indent:])
+            lines += [first, *body[1:]]
+            if r.rules:
+                lines += hanging(
+                    styled(("→ ", STYLES["muted"]), (", ".join(r.rules), STYLES["number"])),
+                    indent,
+                    width,
+                )
+        return lines
 
     def _face(self, face, width: int) -> list[Text]:
         head = styled(
@@ -554,7 +618,8 @@ class CardCandidatesView:
 
 
 class CardSearchView:
-    """Cards found by their words: name, cost and type line, then the text around the words."""
+    """Cards found by their words: name, cost and type line, then the text around the words
+    (and, where one of its rulings has them, that ruling's date and the words around them)."""
 
     def __init__(self, hits, notes: list[str]):
         self.hits, self.notes = hits, notes
@@ -574,6 +639,13 @@ class CardSearchView:
             yield from hanging(head, 0, width)
             if h.snippet.strip():
                 yield from hanging(marked(h.snippet.replace("\n", " ")), 2, width)
+            if h.ruling is not None:
+                label = _("ruling {date}").format(date=h.ruling.date)
+                if h.ruling.face:
+                    label += f" ({h.ruling.face})"
+                line = Text(label + ": ", STYLES["muted"])
+                line.append_text(marked(h.ruling.snippet.replace("\n", " ")))
+                yield from hanging(line, 2, width)
 
 
 def marked(snippet: str) -> Text:

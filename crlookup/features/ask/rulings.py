@@ -1,0 +1,46 @@
+"""A card's ruling read as a question (crlookup.features.rulings says why): its best answers
+are the rules it applies."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from crlookup.library.reader import Library
+
+PER_RULING = 3  # the rules kept for a ruling, best first
+WORDS = 180  # the words of a ruling read (a question has at most 200: core.errors.MAX_WORDS)
+
+
+def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[list[str]]:
+    """Each ruling's rules in `edition`, best first (`PER_RULING` of them): read as `ask`
+    reads a question (crlookup.features.ask), its reading embedded with the others' in
+    batches. `progress(done, total)` is told as it goes."""
+    import numpy as np
+
+    from crlookup.features.ask.embedding import load_model
+    from crlookup.features.ask.prepare import lexicon
+    from crlookup.features.ask.question import understand
+    from crlookup.features.ask.ranking import load_weights, order
+    from crlookup.features.ask.retrieve import rank
+    from crlookup.features.ask.semantic import reading, vectors
+
+    lex = lexicon(lib, edition)
+    model = lib.memo(("ask", "model"), load_model)
+    entries = vectors(lib, edition)
+    learned = lib.memo(("ask", "weights"), load_weights)
+    out: list[list[str]] = []
+    batch = 64
+    for start in range(0, len(texts), batch):
+        # a ruling is read as a question is, and a question has at most MAX_WORDS words
+        questions = [
+            understand(lex, " ".join(t.split()[:WORDS]), lib) for t in texts[start : start + batch]
+        ]
+        embedded = np.atleast_2d(model.query([reading(lex, q) for q in questions]))
+        for q, v in zip(questions, embedded):
+            scores, reasons = rank(lex, q)
+            placed = order(lex, q, scores, reasons, entries @ v, PER_RULING, learned)
+            out.append([lex.numbers[p.i] for p in placed])
+        if progress:
+            progress(min(start + batch, len(texts)), len(texts))
+    return out

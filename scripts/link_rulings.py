@@ -1,0 +1,74 @@
+"""Make data/ruling-links.json.gz: every shipped card ruling linked to the rules it applies
+(crlookup.features.ask.rulings.link: read as `ask` reads a question, against the newest English
+edition), keyed by the ruling's text (crlookup.features.rulings.key).
+
+    python scripts/link_rulings.py [--rulings FILE] [--processes N]
+
+The rulings are read from data/cards-rulings.jsonl.gz (or FILE); each distinct text is linked
+once. Two processes on two cores: about ten minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from crlookup.features import rulings
+from crlookup.features.ask import rulings as reading
+
+RULINGS = ROOT / "data" / "cards-rulings.jsonl.gz"
+OUT = ROOT / "data" / rulings.LINKS
+
+
+def _part(texts: list[str]) -> list[list[str]]:
+    import crlookup
+
+    lib = crlookup.open()
+    start = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        if done % 1024 < 64 or done == total:
+            print(
+                f"  {done}/{total} ({done / (time.perf_counter() - start):.0f} a second)",
+                flush=True,
+            )
+
+    return reading.link(lib, texts, lib.edition().id, progress)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rulings", type=Path, default=RULINGS)
+    ap.add_argument("--processes", type=int, default=2)
+    args = ap.parse_args()
+    with gzip.open(args.rulings, "rt", encoding="utf-8") as f:
+        texts = sorted({json.loads(line)["text"] for line in f})
+    import crlookup
+
+    edition = crlookup.open().edition().id
+    n = args.processes
+    parts = [texts[i::n] for i in range(n)]
+    with ProcessPoolExecutor(n) as pool:
+        found = list(pool.map(_part, parts))
+    links: dict[str, list[str]] = {}
+    for part, numbers in zip(parts, found):
+        for text, linked in zip(part, numbers):
+            links[rulings.key(text)] = linked
+    data = {"edition": edition, "links": dict(sorted(links.items()))}
+    with gzip.GzipFile(OUT, "wb", mtime=0) as f:
+        f.write(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+    print(
+        f"{OUT.relative_to(ROOT)}: {len(links)} rulings linked, {OUT.stat().st_size / 1e6:.1f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""A card's rulings linked to the rules they apply (crlookup.features.rulings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from crlookup.features import rulings
+from crlookup.features.ask import rulings as reading
+
+LABELLED = Path(__file__).resolve().parent / "data" / "ruling_links_labelled.jsonl"
+
+
+def _within(number: str, gold: str) -> bool:
+    """`number` is `gold` or lies below it ("702.90c" under "702.90"; not "702.9")."""
+    return number == gold or (number.startswith(gold) and not number[len(gold)].isdigit())
+
+
+def test_key_ignores_spacing():
+    assert rulings.key("a  ruling\n text") == rulings.key("a ruling text")
+    assert len(rulings.key("x")) == 12
+
+
+def test_blood_moon_rulings_reach_the_rules_they_apply(library):
+    texts = [  # Blood Moon's rulings of 2017-09-29 and 2018-03-16, as shipped
+        (
+            "If a nonbasic land has an ability that causes it to enter the battlefield tapped, it "
+            "will lose that ability before it applies. The same is also true of any other abilities "
+            'that modify how a land enters the battlefield or apply "as" a land enters the '
+            "battlefield, such as the first ability of Cavern of Souls. This is a change from "
+            "previous rulings."
+        ),
+        (
+            "Nonbasic lands will lose any other land types and abilities they had. They will gain "
+            'the land type Mountain and gain the ability "{T}: Add {R}."'
+        ),
+    ]
+    found = reading.link(library, texts, library.edition().id)
+    assert all(len(links) == reading.PER_RULING for links in found)
+    linked = {n for links in found for n in links}
+    assert any(_within(n, "305.7") for n in linked)
+    assert any(_within(n, "614.12") or _within(n, "613") for n in linked)
+
+
+def test_first_link_precision_on_labelled_rulings(library):
+    """40 rulings drawn at random (seed 30) from the 16,760 distinct texts, each labelled by
+    reading it with the rules it applies: the first link is one of them (or below one) for
+    24 (0.60), one of the three for 32 (0.80), as measured when the labels were written."""
+    labelled = [json.loads(line) for line in LABELLED.read_text(encoding="utf-8").splitlines()]
+    assert len(labelled) == 40
+    found = reading.link(library, [r["text"] for r in labelled], library.edition().id)
+    first = sum(
+        bool(links) and any(_within(links[0], g) for g in r["rules"])
+        for r, links in zip(labelled, found)
+    )
+    anywhere = sum(
+        any(_within(n, g) for n in links for g in r["rules"]) for r, links in zip(labelled, found)
+    )
+    assert first / 40 >= 0.55 and anywhere / 40 >= 0.75, (first, anywhere)
+
+
+def test_rules_for_without_shipped_links_is_empty(library, monkeypatch):
+    monkeypatch.setattr(rulings, "LINKS", "no-such-file.json.gz")
+    library._memo.pop(("rulings", "links"), None)
+    try:
+        assert rulings.rules_for(library, "Any ruling at all.") == []
+    finally:
+        library._memo.pop(("rulings", "links"), None)
