@@ -41,11 +41,7 @@ def sniff(data: bytes) -> bool:
 def read(path: str | Path, data: bytes | None = None) -> list[Card]:
     """Every card of the file, in file order."""
     path = Path(path)
-    if data is None:
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise SourceError(path, None, "a readable card file", e.strerror) from None
+    data = file_data(path, data, "a readable card file")
     lines = gzip_lines(path, data, "a gzip-compressed JSON Lines file of cards")
     cards: list[Card] = []
     seen: dict[str, int] = {}
@@ -79,6 +75,17 @@ def json_lines(path: Path, lines: list[bytes], expected: str) -> Iterator[tuple[
         except ValueError:
             raise SourceError(path, number, expected, text) from None
         yield number, value
+
+
+def file_data(path: Path, data: bytes | None, what: str) -> bytes:
+    """`data`, or else the file's bytes; a file that cannot be read raises `SourceError`
+    (`what`: the file it should be)."""
+    if data is not None:
+        return data
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise SourceError(path, None, what, e.strerror) from None
 
 
 def gzip_lines(path: Path, data: bytes, what: str) -> list[bytes]:
@@ -191,11 +198,7 @@ def read_faces(path: str | Path, data: bytes | None = None) -> dict[str, tuple[F
     line that is not such an object or a name used twice raises `SourceError` with the line.
     """
     path = Path(path)
-    if data is None:
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise SourceError(path, None, "a readable faces file", e.strerror) from None
+    data = file_data(path, data, "a readable faces file")
     if sniff(data):
         raise SourceError(path, None, "a JSON Lines file of card faces", "gzip-compressed data")
     out: dict[str, tuple[Face, ...]] = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Ruling, Source
-from crlookup.sources.cards import gzip_lines, json_lines
+from crlookup.sources.cards import file_data, gzip_lines, json_lines
 
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -30,11 +30,7 @@ def read(path: str | Path, data: bytes | None = None) -> list[Ruling]:
     from datetime import date
 
     path = Path(path)
-    if data is None:
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise SourceError(path, None, "a readable rulings file", e.strerror) from None
+    data = file_data(path, data, "a readable rulings file")
     lines = gzip_lines(path, data, "a gzip-compressed JSON Lines file of rulings")
     out: list[Ruling] = []
     for number, item in json_lines(path, lines, _EXPECTED):
