@@ -1,11 +1,12 @@
-"""Make data/ruling-links.json.gz: every shipped card ruling linked to the rules it applies
+"""Make data/ruling-links.sqlite: every shipped card ruling linked to the rules it applies
 (crlookup.features.ask.rulings.link: read as `ask` reads a question, against the newest English
 edition), keyed by the ruling's text (crlookup.features.rulings.key).
 
     python scripts/link_rulings.py [--rulings FILE] [--processes N]
 
 The rulings are read from data/cards-rulings.jsonl.gz (or FILE); each distinct text is linked
-once. Two processes on two cores: about ten minutes.
+once. Two processes on two cores, one thread each (OMP_NUM_THREADS=1: the model's threads
+spin against each other otherwise): about 20 minutes.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -45,6 +47,7 @@ def _part(texts: list[str]) -> list[list[str]]:
 
 
 def main() -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rulings", type=Path, default=RULINGS)
     ap.add_argument("--processes", type=int, default=2)
@@ -62,9 +65,7 @@ def main() -> None:
     for part, numbers in zip(parts, found):
         for text, linked in zip(part, numbers):
             links[rulings.key(text)] = linked
-    data = {"edition": edition, "links": dict(sorted(links.items()))}
-    with gzip.GzipFile(OUT, "wb", mtime=0) as f:
-        f.write(json.dumps(data, separators=(",", ":")).encode("utf-8"))
+    rulings.save(str(OUT), edition, links)
     print(
         f"{OUT.relative_to(ROOT)}: {len(links)} rulings linked, {OUT.stat().st_size / 1e6:.1f} MB"
     )

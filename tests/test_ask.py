@@ -692,6 +692,39 @@ def test_card_evidence_only_where_the_question_points(library):
     assert not [a for a in answers if a.number.startswith("702.20")]
 
 
+def test_a_named_cards_rulings_are_evidence(library):
+    """The rulings of the cards named that are closest to the question bring the rules they
+    apply (no more than CLOSEST rulings), and the answer they bring says which ruling."""
+    from crlookup.features.ask import semantic
+
+    lex = ask.lexicon(library, EN)
+    question = ask.understand(
+        lex, "Blood Moon is out. Does my Windbrisk Heights still enter tapped?", library
+    )
+    assert ("Blood Moon", "Blood Moon") in question.cards
+    moon = [r for r in question.card_rulings if r[0] == "Blood Moon"]
+    assert len(moon) >= 4 and all(rules for *_r, rules in moon)
+    reasons: dict = {}
+    semantic.weigh(library, lex, question, reasons)
+    marked = {(e.text, lex.numbers[i]) for i, r in reasons.items() for e in r["ruling"]}
+    texts = {text for text, _n in marked}
+    assert 1 <= len(texts) <= semantic.CLOSEST
+    applied = {(text, n) for _c, _d, text, rules in question.card_rulings for n in rules}
+    assert marked <= applied
+    assert sum(e.first for r in reasons.values() for e in r["ruling"]) == 1
+    why = [w for a in library.ask(question.text, limit=10).answers for w in a.why]
+    assert any(re.match(r"Blood Moon, ruling \(\d{4}-\d\d-\d\d\): \S", w) for w in why), why
+
+
+def test_rulings_count_only_against_the_edition_they_were_linked_in(library):
+    """A ruling's rules are numbers of the newest English edition: an older edition's
+    question is read without them."""
+    older = next(e.id for e in library.editions() if e.lang == "en" and e.date.year == 2024)
+    text = "Blood Moon is out. Does my Windbrisk Heights still enter tapped?"
+    assert ask.understand(ask.lexicon(library, EN), text, library).card_rulings
+    assert not ask.understand(ask.lexicon(library, older), text, library).card_rulings
+
+
 def test_cards_in_a_russian_question(library):
     asked = library.ask("Может ли мой Giant Spider заблокировать Serra Angel?")
     assert asked.searched == RU

@@ -104,6 +104,8 @@ def test_layouts_link_to_their_rule(library, cards, card, layout, number):
         ("Misthollow Griffin", "exile", "term", "406"),  # "cast this card from exile": the zone
         ("Test of Endurance", "Intervening “If” Clause", "term", "603.4"),
         ("Rest in Peace", "instead", "term", "614"),
+        ("Birds of Paradise", "Mana Ability", "term", "605"),  # "{T}: Add one mana ..."
+        ("Invisible Stalker", "Evasion Ability", "term", "509.1b"),  # "can't be blocked"
     ],
 )
 def test_terms_and_symbols_of_the_text(library, cards, card, written, kind, number):

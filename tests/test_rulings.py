@@ -60,7 +60,33 @@ def test_first_link_precision_on_labelled_rulings(library):
 
 
 def test_rules_for_without_shipped_links_is_empty(library, monkeypatch):
-    monkeypatch.setattr(rulings, "LINKS", "no-such-file.json.gz")
+    monkeypatch.setattr(rulings, "LINKS", "no-such-file.sqlite")
+    library._memo.pop(("rulings", "links"), None)
+    try:
+        assert rulings.rules_for(library, "Any ruling at all.") == []
+    finally:
+        library._memo.pop(("rulings", "links"), None)
+
+
+def test_card_shows_each_ruling_with_the_shipped_rules_it_applies(library):
+    """The shipped links (data/ruling-links.sqlite) give Blood Moon's rulings their rules."""
+    from crlookup.features import card_rules
+
+    moon = card_rules.lookup(library, "Blood Moon")
+    linked = {n for r in moon.rulings for n in r.rules}
+    assert {"305.7", "614.12"} <= linked, linked
+    assert all(r.rules for r in moon.rulings)
+    shipped = rulings._open()
+    assert shipped is not None
+    db, edition = shipped
+    assert edition == library.edition().id
+    (count,) = db.execute("SELECT count(*) FROM links").fetchone()
+    assert count == 16760
+
+
+def test_a_damaged_links_file_gives_no_rules(library, monkeypatch, tmp_path):
+    (tmp_path / rulings.LINKS).write_bytes(b"not a database at all" * 100)
+    monkeypatch.setattr("crlookup.core.paths.package_data", lambda: str(tmp_path))
     library._memo.pop(("rulings", "links"), None)
     try:
         assert rulings.rules_for(library, "Any ruling at all.") == []

@@ -32,7 +32,7 @@ def test_manifest_lists_every_shipped_file():
     ask = MANIFEST["ask"]  # not sources: what `ask` ships with (crlookup/ask/)
     top = {name.split("/")[0] for name in FILES}  # the tournament documents are in a folder
     cards = {CARDS["file"], CARDS["notice"], CARDS["faces"]["file"], CARDS["rulings"]["file"]}
-    assert shipped == top | cards | {ask["vectors"], ask["ranker"]}
+    assert shipped == top | cards | {ask["vectors"], ask["ranker"], ask["ruling_links"]}
     # each tournament document's folder is a source, or holds one; its notice ships with it
     tournament = DATA / "tournament"
     assert (tournament / "NOTICE.md").exists()
@@ -43,8 +43,9 @@ def test_manifest_lists_every_shipped_file():
     assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
     from crlookup.features.ask.prepare import SHIPPED_VECTORS
     from crlookup.features.ask.ranking import RANKER
+    from crlookup.features.rulings import LINKS
 
-    assert (ask["vectors"], ask["ranker"]) == (SHIPPED_VECTORS, RANKER)
+    assert (ask["vectors"], ask["ranker"], ask["ruling_links"]) == (SHIPPED_VECTORS, RANKER, LINKS)
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

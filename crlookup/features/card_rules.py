@@ -19,7 +19,8 @@ numbers (Reach is 702.17 in 2026 and 502.70 before July 2009):
 - a **term** is a glossary headword or keyword name in the Oracle text, in any of its forms
   ("dies", "countered", "tokens"), longest first, the card's own name left out; **symbols**
   and a few shapes of text are the glossary terms of `PATTERNS` ({T} is Tap Symbol, "[+1]:"
-  a Loyalty Ability, "Whenever ..., if ..." an Intervening "If" Clause).
+  a Loyalty Ability, "Whenever ..., if ..." an Intervening "If" Clause, "{T}: Add {G}" a
+  Mana Ability, "can't be blocked" an Evasion Ability).
 
 Keyword lists hold digital-only mechanics the Comprehensive Rules have no rule for (MTG
 Arena's Conjure, Seek, Perpetually...): those are `DIGITAL_ONLY` and link to nothing, saying so.
@@ -63,6 +64,8 @@ PATTERNS: tuple[tuple[str, str, str], ...] = (
     (r"\{(?:\d+|[WUBRGC]|½|∞)\}", "Mana Symbol", "symbol"),
     (r"(?m)^\[[+−-]?[\dX]+\]:", "Loyalty Ability", "term"),
     (r"(?m)^(?:When|Whenever|At)\b[^.\n]*?, if\b", "Intervening “If” Clause", "term"),
+    (r"(?m):\s*Add\b", "Mana Ability", "term"),
+    (r"\bcan[’']t be blocked\b", "Evasion Ability", "term"),
 )
 # The card data's layouts and the glossary term (English headword) of the rule for each; the
 # layouts of Sagas, Classes, planes, schemes and the like are their types, mutate and aftermath

@@ -15,6 +15,7 @@ from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
 
 ASKED_SHOWN = 3  # the words whose questions cite a rule most, in its reasons
+RULING_WORDS = 24  # the words of a ruling shown in the reasons it gives
 
 
 class Answer(NamedTuple):
@@ -49,6 +50,7 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
 
     scores, reasons = rank(lex, question)
     similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, question))
+    semantic.weigh(lib, lex, question, reasons)
     learned = lib.memo(("ask", "weights"), load_weights)
     out = []
     for placed in order(lex, question, scores, reasons, similar, limit, learned):
@@ -95,9 +97,17 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
         why.append(
             _("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where)
         )
-    for card, name, _k in reasons.get("card", ()):  # "Giant Spider (card): reach → 702.17b"
-        why.append(
+    carried = [(card, name) for card, name, _k in reasons.get("card", ())]
+    more = [(card, name) for card, name, _kind in reasons.get("carried", ())]
+    for card, name in dict.fromkeys(carried + more):
+        why.append(  # "Giant Spider (card): reach → 702.17b"
             _("{card} (card): {name} → {number}").format(card=card, name=fold(name), number=number)
+        )
+    for ruling in reasons.get("ruling", ())[:1]:
+        why.append(
+            _("{card}, ruling ({date}): {text}").format(
+                card=ruling.card, date=ruling.date, text=_clipped(ruling.text)
+            )
         )
     for k in reasons.get("named", ()):
         if k not in reasons.get("terms", ()):
@@ -159,3 +169,9 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
             ).format(count=reasons["judged"])
         )
     return why
+
+
+def _clipped(text: str, words: int = RULING_WORDS) -> str:
+    """The first `words` words of `text`, "…" after them if there were more."""
+    split = text.split()
+    return " ".join(split[:words]) + (" …" if len(split) > words else "")

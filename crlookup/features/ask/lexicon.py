@@ -110,6 +110,14 @@ class Lexicon:
         self._phrasebook: dict | None = None
         self._citations: Cited | None = None
         self._term_numbers: dict[str, int] | None = None
+        self._positions: dict[str, int] | None = None
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Each entry's number, and its position."""
+        if self._positions is None:
+            self._positions = {n: i for i, n in enumerate(self.numbers)}
+        return self._positions
 
     @property
     def analyzer(self) -> Analyzer:

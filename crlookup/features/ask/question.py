@@ -155,8 +155,12 @@ class Question(NamedTuple):
     inferred: frozenset[int] = frozenset()  # terms read from a player's phrase, not named
     rules: tuple[str, ...] = ()  # rule and subrule numbers the question names ("is 702.19b ...")
     cards: tuple[tuple[str, str], ...] = ()  # (as written, the card's name) of the cards named
-    # the terms the named cards bring: (term, the card's name, its word for it, how much it counts)
-    card_terms: tuple[tuple[int, str, str, float], ...] = ()
+    # the terms the named cards bring: (term, the card's name, its word for it, how much it
+    # counts, the kind of link: crlookup.features.card_rules.Link.kind)
+    card_terms: tuple[tuple[int, str, str, float, str], ...] = ()
+    # the official rulings of the cards named (one card each): (the card's name, date, text,
+    # the rules it applies), for the ranking to weigh against the question
+    card_rulings: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -289,7 +293,9 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
     all_words = words + [w for extra, _where in sequences[1:] for w in extra]
     found_numbers = tuple(w.read for w in words + digits if w.read.isdigit())
     all_words += digits
-    card_terms, card_words = _card_evidence(lex, lib, named_cards, {k for _p, k, _n in terms})
+    card_terms, card_words, card_rulings = _card_evidence(
+        lex, lib, named_cards, {k for _p, k, _n in terms}
+    )
     return Question(
         text,
         lex.lang,
@@ -301,6 +307,7 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
         rules,
         tuple((m.typed, card.name) for m, found in named_cards for card in found[:1]),
         tuple(card_terms),
+        tuple(card_rulings),
     )
 
 
@@ -346,19 +353,27 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
 
 def _card_evidence(
     lex: Lexicon, lib: Library | None, named_cards: list[tuple], named: set[int]
-) -> tuple[list, list[Word]]:
+) -> tuple[list, list[Word], list]:
     """What the named cards bring to the question: their rules as the lexicon's terms
     (crlookup.card_rules; for cards one name may mean, the rules all of them have), weighted
-    by kind, unless the question names the term itself; and the words of their Oracle text."""
+    by kind, unless the question names the term itself; the words of their Oracle text; and
+    the official rulings of each card named for certain, with the rules they apply (in the
+    newest English edition's numbers, so only against that edition)."""
     if not named_cards:
-        return [], []
+        return [], [], []
     assert lib is not None  # cards are named only where there is a library to find them in
     from crlookup.features import card_rules
 
     an = lex.analyzer
     by_number = lex.term_numbers
-    terms: dict[int, tuple[int, str, str, float]] = {}
+    terms: dict[int, tuple[int, str, str, float, str]] = {}
     words: list[Word] = []
+    rulings: list[tuple[str, str, str, tuple[str, ...]]] = []
+    rulings_apply = (
+        lex.lang == "en"
+        and lib.cards().rulings_unavailable is None
+        and lex.edition == lib.edition().id
+    )
     for mention, found in named_cards:
         linked = [card_rules.links(lib, lex.edition, card) for card in found]
         shared = set.intersection(*({link.number for link in links} for links in linked))
@@ -375,7 +390,11 @@ def _card_evidence(
             ):  # "Spider": a list of types
                 continue
             if k not in terms or terms[k][3] < weight:
-                terms[k] = (k, card, link.name, weight)
+                terms[k] = (k, card, link.name, weight, link.kind)
+        if len(found) == 1 and rulings_apply:
+            for r in card_rules.rulings(lib, found[0]):
+                if r.rules:
+                    rulings.append((found[0].name, r.date, r.text, tuple(r.rules)))
         if len(found) == 1:
             own = {fold(n) for f in found[0].faces for n in (f.name, found[0].name)}
             text = fold(" ".join(f.text for f in found[0].faces))
@@ -384,7 +403,7 @@ def _card_evidence(
             for w in dict.fromkeys(an.words(text)):
                 if w not in an.stop:
                     words.append(Word(card, w, an.stem(w), CARD_WORDS, card=card))
-    return list(terms.values()), words
+    return list(terms.values()), words, rulings
 
 
 def _named(

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from crlookup.features.ask.question import Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
+CARRIED = 10  # and of the entries a named card carries (its keywords', types', terms' rules)
+# and every entry a named card's ruling applies
 RANKER = "ranker.json"  # in the shipped data
 
 # every feature, with the group it is told under (the order is the order of ranker.json's weights)
@@ -44,6 +46,9 @@ FEATURES = {
     "named": "terms",  # its text names such a term
     "cited": "terms",  # a rule defining such a term cites it
     "card": "terms",  # it defines a term a card the question names brings
+    "card_type": "card",  # it is a rule of one of a named card's card types
+    "ruling": "card",  # the closeness to the question of the closest ruling that applies it
+    "ruling_first": "card",  # the ruling closest to the question applies it first
     "judged": "answers",  # log(1 + answers to players' questions citing it)
     "asked": "answers",  # how much more often for questions with the question's words
     "cited_by": "answers",  # log(1 + rules citing it)
@@ -56,6 +61,7 @@ GROUPS = {
     "words": N_("the question’s words"),
     "meaning": N_("closeness in meaning"),
     "terms": N_("the terms it names"),
+    "card": N_("the cards named, and their rulings"),
     "answers": N_("what answers to players’ questions cite"),
     "kind": N_("the kind of rule"),
 }
@@ -83,8 +89,10 @@ def load_weights() -> list[float]:
     return [learned[name] for name in FEATURES]
 
 
-def candidates(lex: Lexicon, scores: dict[int, float], similar) -> list[int]:
-    """The best LEXICAL entries by lexical score, then the best SEMANTIC others by similarity."""
+def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | None = None):
+    """The best LEXICAL entries by lexical score, then the best SEMANTIC others by similarity,
+    then the best CARRIED others a named card carries by similarity, and those its rulings
+    apply."""
     import numpy as np
 
     chosen = sorted(scores, key=lambda i: (-scores[i], i))[:LEXICAL]
@@ -95,6 +103,14 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar) -> list[int]:
         if i not in taken and lex.lengths[i]:
             chosen.append(i)
             taken.add(i)
+    if reasons:
+        carried = [i for i, r in reasons.items() if r.get("carried") and i not in taken]
+        carried.sort(key=lambda i: (-float(similar[i]), i))
+        ruled = [i for i, r in reasons.items() if r.get("ruling") and i not in taken]
+        for i in dict.fromkeys(carried[:CARRIED] + sorted(ruled)):
+            if i not in taken:
+                chosen.append(i)
+                taken.add(i)
     return chosen
 
 
@@ -142,6 +158,9 @@ def features(
             "named": float(bool(r.get("named"))),
             "cited": float(bool(r.get("cited"))),
             "card": float(bool(r.get("card"))),
+            "card_type": float(any(k == "type" for *_c, k in r.get("carried", ()))),
+            "ruling": max((w.similarity for w in r.get("ruling", ())), default=0.0),
+            "ruling_first": float(any(w.first for w in r.get("ruling", ()))),
             "judged": math.log1p(_with_rule(judged, number)) if judged else 0.0,
             "asked": sum(lift for lift, _stem in r.get("asked", ())),
             "cited_by": math.log1p(lex.cited_by[i]),
@@ -167,7 +186,7 @@ def order(
     FEATURES order, as scripts/train_ranker.py tries them), best first."""
     if not scores:  # no word of the question is in the rules: its meaning alone is no answer
         return []
-    chosen = candidates(lex, scores, similar)
+    chosen = candidates(lex, scores, similar, reasons)
     rows = features(lex, question, scores, reasons, similar, chosen)
     w = learned or load_weights()
     score = {i: sum(a * b for a, b in zip(w, row)) for i, row in zip(chosen, rows)}

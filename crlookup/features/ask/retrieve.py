@@ -125,9 +125,14 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                     scores[i] += PHRASE * (idf[a] + idf[b]) / 2
                     reasons[i].setdefault("phrases", []).append((a, b))
 
-    # the question's own terms, then its cards': those only for entries the question's own
-    # words and terms reach ("Serra Angel" brings Vigilance, but the question is about blocking)
-    carried = [(k, (card, name), factor) for k, card, name, factor in question.card_terms]
+    # the question's own terms, then its cards': those score only for entries the question's
+    # own words and terms reach ("Serra Angel" brings Vigilance, but the question is about
+    # blocking); the others are only marked as carried by the card (its keyword, type...), for
+    # the ranking to weigh as candidates of their own (ranking.py: "Birds of Paradise" is a
+    # creature, and that decides whether it can tap the turn it arrives)
+    carried = [
+        (k, (card, name, kind), factor) for k, card, name, factor, kind in question.card_terms
+    ]
     asked: set[int] | None = None
     for k, card, factor in [
         (k, None, EXPANSION if k in question.inferred else 1.0) for k, _named in question.terms
@@ -143,9 +148,13 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
         term = lex.terms[k]
         kind = GLOSSARY if term.kind == "glossary" else SECTION if term.kind.isdigit() else 1.0
         weight = _weight(lex, term) * kind * factor
-        why, item = ("card", (*card, k)) if card else ("terms", k)
+        why, item = ("card", (card[0], card[1], k)) if card else ("terms", k)
         for lo, hi in term.homes:
             for i in range(lo, hi):
+                if lex.lengths[i] and card:
+                    carries = reasons.setdefault(i, {"words": set()}).setdefault("carried", [])
+                    if card not in carries:  # (the card's name, its word, the link's kind)
+                        carries.append(card)
                 if lex.lengths[i] and (reach is None or i in reach):
                     _add(scores, reasons, i, HOME * weight, why, item)
                     for c in lex.cites[i]:

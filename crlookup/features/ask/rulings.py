@@ -1,5 +1,6 @@
 """A card's ruling read as a question (crlookup.features.rulings says why): its best answers
-are the rules it applies."""
+are the rules it applies. (The rulings of the cards a question names are evidence for its
+answers: semantic.py weighs them.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ if TYPE_CHECKING:
     from crlookup.library.reader import Library
 
 PER_RULING = 3  # the rules kept for a ruling, best first
-WORDS = 180  # the words of a ruling read (a question has at most 200: core.errors.MAX_WORDS)
 
 
 def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[list[str]]:
@@ -23,7 +23,7 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
     from crlookup.features.ask.question import understand
     from crlookup.features.ask.ranking import load_weights, order
     from crlookup.features.ask.retrieve import rank
-    from crlookup.features.ask.semantic import reading, vectors
+    from crlookup.features.ask.semantic import RULING_WORDS, reading, vectors
 
     lex = lexicon(lib, edition)
     model = lib.memo(("ask", "model"), load_model)
@@ -33,8 +33,9 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
     batch = 64
     for start in range(0, len(texts), batch):
         # a ruling is read as a question is, and a question has at most MAX_WORDS words
-        questions = [
-            understand(lex, " ".join(t.split()[:WORDS]), lib) for t in texts[start : start + batch]
+        questions = [  # (a ruling is not read with the rulings of the cards it names)
+            understand(lex, " ".join(t.split()[:RULING_WORDS]), lib)._replace(card_rulings=())
+            for t in texts[start : start + batch]
         ]
         embedded = np.atleast_2d(model.query([reading(lex, q) for q in questions]))
         for q, v in zip(questions, embedded):

