@@ -1,12 +1,13 @@
 """Make data/ruling-links.sqlite: every shipped card ruling linked to the rules it applies
 (crlookup.features.ask.rulings.link: read as `ask` reads a question, against the newest English
-edition), keyed by the ruling's text (crlookup.features.rulings.key).
+edition), with its vector as the model reads it as a passage (for `ask` to weigh a named card's
+rulings without embedding them), keyed by the ruling's text (crlookup.features.rulings.key).
 
     python scripts/link_rulings.py [--rulings FILE] [--processes N]
 
 The rulings are read from data/cards-rulings.jsonl.gz (or FILE); each distinct text is linked
 once. Two processes on two cores, one thread each (OMP_NUM_THREADS=1: the model's threads
-spin against each other otherwise): about 20 minutes.
+spin against each other otherwise): about 20 minutes to link, 10 more to embed.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ RULINGS = ROOT / "data" / "cards-rulings.jsonl.gz"
 OUT = ROOT / "data" / rulings.LINKS
 
 
-def _part(texts: list[str]) -> list[list[str]]:
+def _part(texts: list[str]) -> list[tuple[list[str], tuple[bytes, float]]]:
+    """Each ruling's rules, and its vector as the model reads it as a passage (int8, scale)."""
     import crlookup
+    from crlookup.features.ask.embedding import load_model
 
     lib = crlookup.open()
     start = time.perf_counter()
@@ -43,7 +46,19 @@ def _part(texts: list[str]) -> list[list[str]]:
                 flush=True,
             )
 
-    return reading.link(lib, texts, lib.edition().id, progress)
+    linked = reading.link(lib, texts, lib.edition().id, progress)
+    import numpy as np
+
+    from crlookup.features.ask.embedding import embed
+    from crlookup.features.ask.semantic import passage
+
+    matrix = embed([passage(t) for t in texts], model=lib.memo(("ask", "model"), load_model))
+    scales = np.abs(matrix).max(axis=1) / 127  # int8, one scale a row, as entry-vectors.npz
+    rows = np.round(matrix / scales[:, None]).astype(np.int8)
+    return [
+        (numbers, (row.tobytes(), float(scale)))
+        for numbers, row, scale in zip(linked, rows, scales)
+    ]
 
 
 def main() -> None:
@@ -62,10 +77,12 @@ def main() -> None:
     with ProcessPoolExecutor(n) as pool:
         found = list(pool.map(_part, parts))
     links: dict[str, list[str]] = {}
-    for part, numbers in zip(parts, found):
-        for text, linked in zip(part, numbers):
+    vectors: dict[str, tuple[bytes, float]] = {}
+    for part, made in zip(parts, found):
+        for text, (linked, vector) in zip(part, made):
             links[rulings.key(text)] = linked
-    rulings.save(str(OUT), edition, links)
+            vectors[rulings.key(text)] = vector
+    rulings.save(str(OUT), edition, links, vectors)
     print(
         f"{OUT.relative_to(ROOT)}: {len(links)} rulings linked, {OUT.stat().st_size / 1e6:.1f} MB"
     )

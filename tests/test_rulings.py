@@ -92,3 +92,20 @@ def test_a_damaged_links_file_gives_no_rules(library, monkeypatch, tmp_path):
         assert rulings.rules_for(library, "Any ruling at all.") == []
     finally:
         library._memo.pop(("rulings", "links"), None)
+
+
+def test_each_ruling_ships_its_vector(library):
+    """`ask` reads a named card's rulings from their shipped vectors (embedding one costs
+    ~75 ms): each is the model's own reading of the ruling, to int8."""
+    import numpy as np
+
+    from crlookup.features.ask.embedding import load_model
+    from crlookup.features.ask.semantic import passage
+
+    moon = [r.text for r in library.cards().rulings(library.cards().card("Blood Moon"))]
+    shipped = rulings.vectors_for(library, moon)
+    assert all(v is not None for v in shipped)
+    stored = np.array([np.frombuffer(v[0], dtype=np.int8) * v[1] for v in shipped if v])
+    fresh = library.memo(("ask", "model"), load_model).passage([passage(t) for t in moon])
+    cosine = (stored * fresh).sum(axis=1) / np.linalg.norm(stored, axis=1)
+    assert cosine.min() > 0.99, cosine

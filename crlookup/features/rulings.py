@@ -30,22 +30,31 @@ def key(text: str) -> str:
     return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()[:12]
 
 
-def save(path: str, edition: str, links: dict[str, list[str]]) -> None:
+def save(path: str, edition: str, links: dict[str, list[str]], vectors: dict | None = None) -> None:
     """Write the links (a ruling's key -> its rules, best first, numbers of `edition`) to a
-    new SQLite file at `path`: a lookup reads only the rows of the rulings it shows (loading
-    all 16,760 from JSON cost 20-40 ms a process)."""
+    new SQLite file at `path`, with each ruling's vector if `vectors` has it (key -> (int8
+    bytes, scale): the ruling as the embedding model reads a passage, so that `ask` need not
+    embed the rulings of the cards a question names, ~75 ms each): a lookup reads only the rows
+    of the rulings it shows (loading all 16,760 from JSON cost 20-40 ms a process)."""
     import sqlite3
 
+    vectors = vectors or {}
     if os.path.exists(path):
         os.unlink(path)
     db = sqlite3.connect(path)
     with db:
         db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        db.execute("CREATE TABLE links (key TEXT PRIMARY KEY, rules TEXT NOT NULL) WITHOUT ROWID")
+        db.execute(
+            "CREATE TABLE links (key TEXT PRIMARY KEY, rules TEXT NOT NULL, vector BLOB, "
+            "scale REAL) WITHOUT ROWID"
+        )
         db.execute("INSERT INTO meta VALUES ('edition', ?)", (edition,))
         db.executemany(
-            "INSERT INTO links VALUES (?, ?)",
-            sorted((k, " ".join(numbers)) for k, numbers in links.items()),
+            "INSERT INTO links VALUES (?, ?, ?, ?)",
+            sorted(
+                (k, " ".join(numbers), *vectors.get(k, (None, None)))
+                for k, numbers in links.items()
+            ),
         )
     db.execute("VACUUM")
     db.close()
@@ -89,3 +98,23 @@ def rules_for(lib: Library, text: str) -> list[str]:
     if edition == newest:
         return numbers
     return [n for n in numbers if lib.get(newest, n) is not None]
+
+
+def vectors_for(lib: Library, texts: list[str]) -> list[tuple[bytes, float] | None]:
+    """Each ruling's shipped vector (int8 bytes and its scale), None where there is none."""
+    import sqlite3
+
+    shipped = lib.memo(("rulings", "links"), _open)
+    if shipped is None:
+        return [None] * len(texts)
+    db = shipped[0]
+    out: list[tuple[bytes, float] | None] = []
+    for text in texts:
+        try:
+            row = db.execute(
+                "SELECT vector, scale FROM links WHERE key = ?", (key(text),)
+            ).fetchone()
+        except sqlite3.Error:  # links made before vectors were kept
+            return [None] * len(texts)
+        out.append((row[0], float(row[1])) if row and row[0] is not None else None)
+    return out

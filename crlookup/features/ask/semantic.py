@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import NamedTuple
 
-from crlookup.features.ask.embedding import load_model
+from crlookup.features.ask.embedding import DIM, load_model
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import VECTOR_DIR, VECTOR_VERSION, entry_vectors, shipped_vectors
 from crlookup.features.ask.question import Question
@@ -71,6 +71,11 @@ def similarities(lib: Library, edition: str, text: str):
     return vectors(lib, edition) @ query(lib, text)
 
 
+def passage(ruling: str) -> str:
+    """A ruling as the model reads it: its first RULING_WORDS words."""
+    return " ".join(ruling.split()[:RULING_WORDS])
+
+
 class Evidence(NamedTuple):
     """A named card's ruling that applies an entry: how close it is to the question (cosine),
     and whether it is the closest of all and applies the entry first."""
@@ -87,14 +92,26 @@ def weigh(lib: Library, lex: Lexicon, question: Question, reasons: dict) -> None
     (reasons[i]["ruling"]: Evidence, closest first)."""
     if not question.card_rulings:
         return
-    model = lib.memo(("ask", "model"), load_model)
     by_card: dict[str, list] = {}
     for ruling in question.card_rulings:
         by_card.setdefault(ruling[0], []).append(ruling)
     # each card's newest first, the cards taking turns
     read = [r for turn in zip_longest(*by_card.values()) for r in turn if r is not None][:READ]
-    texts = [" ".join(text.split()[:RULING_WORDS]) for _card, _date, text, _rules in read]
-    close = model.passage(texts) @ query(lib, reading(lex, question))
+    import numpy as np
+
+    from crlookup.features.rulings import vectors_for
+
+    texts = [text for _card, _date, text, _rules in read]
+    found = vectors_for(lib, texts)
+    passages = np.zeros((len(texts), DIM), dtype=np.float32)
+    missing = [j for j, v in enumerate(found) if v is None]
+    for j, v in enumerate(found):
+        if v is not None:
+            passages[j] = np.frombuffer(v[0], dtype=np.int8).astype(np.float32) * v[1]
+    if missing:  # not shipped (links made before vectors were kept): embedded now
+        model = lib.memo(("ask", "model"), load_model)
+        passages[missing] = model.passage([passage(texts[j]) for j in missing])
+    close = passages @ query(lib, reading(lex, question))
     ranked = sorted(range(len(texts)), key=lambda j: -float(close[j]))[:CLOSEST]
     where = lex.positions
     for place, j in enumerate(ranked):
