@@ -73,9 +73,9 @@ def _open() -> tuple[sqlite3.Connection, str] | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         row = db.execute("SELECT value FROM meta WHERE key = 'edition'").fetchone()
-        return db, str(row[0])
     except sqlite3.Error:
         return None
+    return (db, str(row[0])) if row else None
 
 
 def rules_for(lib: Library, text: str) -> list[str]:

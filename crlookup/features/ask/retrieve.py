@@ -128,8 +128,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     # the question's own terms, then its cards': those score only for entries the question's
     # own words and terms reach ("Serra Angel" brings Vigilance, but the question is about
     # blocking); the others are only marked as carried by the card (its keyword, type...), for
-    # the ranking to weigh as candidates of their own (ranking.py: "Birds of Paradise" is a
-    # creature, and that decides whether it can tap the turn it arrives)
+    # the ranking to weigh as candidates of their own (ranking.py)
     carried = [
         (k, (card, name, kind), factor) for k, card, name, factor, kind in question.card_terms
     ]

@@ -22,7 +22,7 @@ from crlookup.library.database import kept
 from crlookup.library.reader import Library
 
 CLOSEST = 3  # the rulings of the named cards that count: those closest to the question
-READ = 24  # the rulings read for a question at most (a card has up to 27; each ~10 ms to embed)
+READ = 24  # the rulings read for a question at most (a card has up to 27)
 RULING_WORDS = 180  # the words of a ruling read (a question has at most 200: MAX_WORDS)
 
 
