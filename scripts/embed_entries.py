@@ -28,7 +28,7 @@ import numpy as np
 
 from crlookup.build import pipeline as build
 from crlookup.features.ask import procedure
-from crlookup.features.ask.embedding import DIM, embed
+from crlookup.features.ask.embedding import DIM, embed, to_int8
 from crlookup.features.ask.prepare import (
     EMBEDDED,
     SHIPPED_VECTORS,
@@ -79,8 +79,7 @@ def main() -> None:
     vectors.update(zip(missing, fresh))
     keys = sorted(vectors)
     matrix = np.stack([vectors[k] for k in keys]).astype(np.float32)
-    scales = np.abs(matrix).max(axis=1) / 127
-    rows = np.round(matrix / scales[:, None]).astype(np.int8)
+    rows, scales = to_int8(matrix)
     stored = rows * scales[:, None]
     error = 1 - (stored * matrix).sum(axis=1) / (
         np.linalg.norm(stored, axis=1) * np.linalg.norm(matrix, axis=1)

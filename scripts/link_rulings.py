@@ -47,14 +47,11 @@ def _part(texts: list[str]) -> list[tuple[list[str], tuple[bytes, float]]]:
             )
 
     linked = reading.link(lib, texts, lib.edition().id, progress)
-    import numpy as np
-
-    from crlookup.features.ask.embedding import embed
+    from crlookup.features.ask.embedding import embed, to_int8
     from crlookup.features.ask.semantic import passage
 
     matrix = embed([passage(t) for t in texts], model=lib.memo(("ask", "model"), load_model))
-    scales = np.abs(matrix).max(axis=1) / 127  # int8, one scale a row, as entry-vectors.npz
-    rows = np.round(matrix / scales[:, None]).astype(np.int8)
+    rows, scales = to_int8(matrix)  # as entry-vectors.npz
     return [
         (numbers, (row.tobytes(), float(scale)))
         for numbers, row, scale in zip(linked, rows, scales)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from crlookup.features import rulings
 from crlookup.features.ask import rulings as reading
 
@@ -59,13 +61,17 @@ def test_first_link_precision_on_labelled_rulings(library):
     assert first / 40 >= 0.55 and anywhere / 40 >= 0.75, (first, anywhere)
 
 
-def test_rules_for_without_shipped_links_is_empty(library, monkeypatch):
-    monkeypatch.setattr(rulings, "LINKS", "no-such-file.sqlite")
+@pytest.fixture
+def unread_links(library):
+    """The library reads the shipped links afresh (as the test has them), and after it."""
     library._memo.pop(("rulings", "links"), None)
-    try:
-        assert rulings.rules_for(library, "Any ruling at all.") == []
-    finally:
-        library._memo.pop(("rulings", "links"), None)
+    yield library
+    library._memo.pop(("rulings", "links"), None)
+
+
+def test_rules_for_without_shipped_links_is_empty(unread_links, monkeypatch):
+    monkeypatch.setattr(rulings, "LINKS", "no-such-file.sqlite")
+    assert rulings.rules_for(unread_links, "Any ruling at all.") == []
 
 
 def test_card_shows_each_ruling_with_the_shipped_rules_it_applies(library):
@@ -84,14 +90,10 @@ def test_card_shows_each_ruling_with_the_shipped_rules_it_applies(library):
     assert count == 16760
 
 
-def test_a_damaged_links_file_gives_no_rules(library, monkeypatch, tmp_path):
+def test_a_damaged_links_file_gives_no_rules(unread_links, monkeypatch, tmp_path):
     (tmp_path / rulings.LINKS).write_bytes(b"not a database at all" * 100)
     monkeypatch.setattr("crlookup.core.paths.package_data", lambda: str(tmp_path))
-    library._memo.pop(("rulings", "links"), None)
-    try:
-        assert rulings.rules_for(library, "Any ruling at all.") == []
-    finally:
-        library._memo.pop(("rulings", "links"), None)
+    assert rulings.rules_for(unread_links, "Any ruling at all.") == []
 
 
 def test_each_ruling_ships_its_vector(library):

@@ -81,16 +81,7 @@ def _open() -> tuple[sqlite3.Connection, str] | None:
 def rules_for(lib: Library, text: str) -> list[str]:
     """The rules a ruling applies, best first: numbers of the newest English edition (those
     the shipped links name that it still has)."""
-    import sqlite3
-
-    shipped = lib.memo(("rulings", "links"), _open)
-    if shipped is None:
-        return []
-    db, edition = shipped
-    try:
-        row = db.execute("SELECT rules FROM links WHERE key = ?", (key(text),)).fetchone()
-    except sqlite3.Error:
-        return []
+    row, edition = _row(lib, "rules", text)
     numbers = row[0].split() if row else []
     if not numbers:
         return []
@@ -102,19 +93,22 @@ def rules_for(lib: Library, text: str) -> list[str]:
 
 def vectors_for(lib: Library, texts: list[str]) -> list[tuple[bytes, float] | None]:
     """Each ruling's shipped vector (int8 bytes and its scale), None where there is none."""
+    rows = [_row(lib, "vector, scale", text)[0] for text in texts]
+    return [(row[0], float(row[1])) if row and row[0] is not None else None for row in rows]
+
+
+def _row(lib: Library, columns: str, text: str) -> tuple[tuple | None, str]:
+    """A ruling's row of the shipped links (those `columns`), None if it has none or there
+    are no links (or none with those columns: made before vectors were kept); and the edition
+    they number rules in."""
     import sqlite3
 
     shipped = lib.memo(("rulings", "links"), _open)
     if shipped is None:
-        return [None] * len(texts)
-    db = shipped[0]
-    out: list[tuple[bytes, float] | None] = []
-    for text in texts:
-        try:
-            row = db.execute(
-                "SELECT vector, scale FROM links WHERE key = ?", (key(text),)
-            ).fetchone()
-        except sqlite3.Error:  # links made before vectors were kept
-            return [None] * len(texts)
-        out.append((row[0], float(row[1])) if row and row[0] is not None else None)
-    return out
+        return None, ""
+    db, edition = shipped
+    try:
+        row = db.execute(f"SELECT {columns} FROM links WHERE key = ?", (key(text),)).fetchone()
+    except sqlite3.Error:
+        return None, edition
+    return row, edition

@@ -30,3 +30,12 @@ def embed(texts: list[str], progress=None, model=None):
         if progress:
             progress(min(start + EMBED_BATCH, len(texts)), len(texts))
     return out
+
+
+def to_int8(matrix):
+    """Vectors as they are shipped: int8 rows, and one float32 scale a row (a row is
+    `rows[i] * scales[i]` again)."""
+    import numpy as np
+
+    scales = np.abs(matrix).max(axis=1) / 127
+    return np.round(matrix / scales[:, None]).astype(np.int8), scales.astype(np.float32)
