@@ -65,6 +65,63 @@ def test_boilerplate_is_not_matched_across_keywords():
     assert kinds == {"removed", "added"}
 
 
+def test_rules_reworded_into_a_new_one_are_merged_into_it():
+    """Three subrules reworded into one new subrule (as 502.9b, 502.9d and 502.9e became
+    702.17b in July 2009), none of them that subrule: each is merged into it, the new one is
+    added. One alone, reworded into a longer text, is a rewrite: removed, and one added."""
+
+    def sub(n, text):
+        return Rule(n, "subrule", text, Source("x", 1))
+
+    def rule(n):
+        text = "Trample is a static ability that modifies the rules for assigning combat damage."
+        return Rule(n, "rule", text, Source("x", 1))
+
+    old = [
+        rule("502.9"),
+        sub(
+            "502.9b",
+            "If all the creatures blocking it are assigned lethal damage, any remaining damage "
+            "is assigned as its controller chooses among those blocking creatures and the "
+            "player the creature is attacking.",
+        ),
+        sub(
+            "502.9d",
+            "Assigning damage from a creature with trample considers only the actual toughness "
+            "of a blocking creature, not any abilities or effects that might change the final "
+            "amount of damage dealt.",
+        ),
+        sub(
+            "502.9e",
+            "When there are several attackers, a 2/2 creature that can block two attackers "
+            "blocks a 1/1 with no abilities and a 3/3 with trample, and the attacking player "
+            "assigns 2 damage to the defending player.",
+        ),
+    ]
+    reworded = (
+        "Once all the creatures blocking it are assigned lethal damage, any excess damage is "
+        "assigned as its controller chooses among those blocking creatures and the player or "
+        "planeswalker the creature is attacking. Lethal damage considers only the actual "
+        "toughness of a blocking creature, but not any abilities or effects that might change "
+        "the amount of damage that is actually dealt. Example: A 2/2 creature that can block "
+        "two attackers blocks a 1/1 with no abilities and a 3/3 with trample. The active "
+        "player assigns 2 damage to the defending player."
+    )
+    new = [rule("702.17"), sub("702.17b", reworded)]
+    assert {(m.kind, m.old, m.new) for m in align.align(old, new)} == {
+        ("moved", "502.9", "702.17"),
+        ("merged", "502.9b", "702.17b"),
+        ("merged", "502.9d", "702.17b"),
+        ("merged", "502.9e", "702.17b"),
+        ("added", None, "702.17b"),
+    }
+    assert {(m.kind, m.old, m.new) for m in align.align(old[:2], new)} == {
+        ("moved", "502.9", "702.17"),
+        ("removed", "502.9b", None),
+        ("added", None, "702.17b"),
+    }
+
+
 def test_renumbered_reference_is_not_a_content_change():
     a = Rule(
         "100.1", "rule", "See rule 510.1c.", Source("x", 1), refs=(Reference("510.1c", "510.1c"),)

@@ -12,7 +12,9 @@ to nothing. Evidence, strongest first:
 Texts are compared with their cross-reference numbers blanked out, so a rule whose only change
 is a renumbered reference is "changed" with `refs_only` set, not a content change. After the
 one-to-one matching, an unmatched entry whose text lives on inside a matched one is recorded as
-split from it (old side) or merged into it (new side).
+split from it (old side) or merged into it (new side); and two or more unmatched entries most of
+whose words live on in one unmatched new entry nearby are recorded as merged into it (in July
+2009, 502.9b, 502.9d and 502.9e became one reworded 702.17b, which no one of them is alone).
 
 `main_line` and `chain` say which editions a library aligns when it is built (each with the
 next on its language's main line); crlookup.library.alignments reads what the build stored.
@@ -47,6 +49,10 @@ LIVES_ON = 90.0
 
 
 SAME_NUMBER_BONUS = 15.0  # how much of a text must survive inside another for split/merged
+
+
+MERGED_SHARE = 60.0  # the share of an entry's words (in runs of three or more) that must live on
+# in a new entry for it to have merged there with others (the least in July 2009's 702.17b: 68)
 
 
 class Match(NamedTuple):
@@ -249,6 +255,15 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
     )
     unmatched_b = [n for n in new_by if n not in taken]
     into = _lives_on(unmatched_b, text_b, text_a, counterpart_of, children_b, children_a)
+    gathered = _gathered(
+        [n for n in old_by if n not in pairs and n not in lives_in],
+        [n for n in unmatched_b if n not in into],
+        text_a,
+        text_b,
+        pairs,
+        children_a,
+        children_b,
+    )
     matches: list[Match] = []
     for r in olds:
         a = r.number
@@ -264,6 +279,9 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
         elif a in lives_in:
             b = lives_in[a]
             matches.append(Match("merged", a, b, 100.0, *_counts(r, new_by[b]), False))
+        elif a in gathered:
+            b, share = gathered[a]
+            matches.append(Match("merged", a, b, round(share, 1), *_counts(r, new_by[b]), False))
         else:
             matches.append(Match("removed", a, None, 0.0, 0, len(r.text.split()), False))
     for b in unmatched_b:
@@ -359,13 +377,7 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
     for n in numbers:
         if len(texts[n]) <= 20:
             continue
-        parent = rule_of(n)
-        near = set()
-        for m in (parent, *own_children.get(parent, ())):
-            b = counterparts.get(m)
-            if b:
-                near.add(b)
-                near.update(other_children.get(rule_of(b), ()))
+        near = _near(n, counterparts, own_children, other_children)
         best = max(
             (
                 (fuzz.partial_ratio(texts[n], other_texts[b], score_cutoff=LIVES_ON), b)
@@ -377,6 +389,50 @@ def _lives_on(numbers, texts, other_texts, counterparts, own_children, other_chi
         if best[0] >= LIVES_ON:
             found[n] = best[1]
     return found
+
+
+def _near(number: str, counterparts, own_children, other_children) -> set[str]:
+    """The other edition's entries near an entry: the counterparts of its rule and of its
+    siblings, and their subrules."""
+    parent = rule_of(number)
+    near = set()
+    for m in (parent, *own_children.get(parent, ())):
+        b = counterparts.get(m)
+        if b:
+            near.add(b)
+            near.update(other_children.get(rule_of(b), ()))
+    return near
+
+
+def _gathered(
+    numbers, fresh, texts, other_texts, counterparts, own_children, other_children
+) -> dict[str, tuple[str, float]]:
+    """Entries merged into a new entry: for each unmatched entry (`numbers`), the unmatched new
+    entry nearby (`fresh`) that holds the most of its words, if it holds MERGED_SHARE of them;
+    kept where two or more entries went into one (one alone, reworded into a longer entry, is a
+    rewrite: removed, and the new one added).
+    Entry -> (new entry, the share of its words there)."""
+    fresh_set = set(fresh)
+    into: dict[str, list[tuple[str, float]]] = {}
+    for n in numbers:
+        if len(texts[n]) <= 20:
+            continue
+        near = sorted(_near(n, counterparts, own_children, other_children) & fresh_set)
+        best = max(((_share(texts[n], other_texts[b]), b) for b in near), default=(0.0, ""))
+        if best[0] >= MERGED_SHARE:
+            into.setdefault(best[1], []).append((n, best[0]))
+    return {n: (b, share) for b, found in into.items() if len(found) > 1 for n, share in found}
+
+
+def _share(text: str, other: str) -> float:
+    """The share (0-100) of `text`'s words found in `other`, in the same order, in runs of
+    three words or more."""
+    words = text.split()
+    if not words:
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, words, other.split(), autojunk=False)
+    kept = sum(size for _, _, size in matcher.get_matching_blocks() if size >= 3)
+    return 100.0 * kept / len(words)
 
 
 def _children(rules: list[Rule]) -> dict[str, list[str]]:

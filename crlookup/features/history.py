@@ -1,7 +1,9 @@
 """A rule's timeline through every edition of its language, following it across renumberings.
 
 The library stores the alignment of each edition with the next (see crlookup.core.alignment.chain);
-a timeline walks those links backwards and forwards from the rule asked about.
+a timeline walks those links backwards and forwards from the rule asked about, through merges
+(back to the entry it holds the most words of, naming the others) and splits. A CR rule's, section's
+or chapter's step also says which of its subrules (a section's: its rules and subrules) changed.
 """
 
 from __future__ import annotations
@@ -9,9 +11,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from crlookup.core.alignment import Match
 from crlookup.core.model import Rule
-from crlookup.library.alignments import Links
+from crlookup.core.numbers import sort_key
+from crlookup.library.alignments import Links, main_source
 from crlookup.library.reader import Library
+
+
+class SubruleChange(NamedTuple):
+    """What became of one of a rule's subrules (a section's rules and subrules) since the
+    edition before."""
+
+    change: str  # "changed" (its words), "added", "removed", "renumbered" (its letters alone),
+    # "merged" (others went into it), "split" (from another)
+    number: str | None  # in the step's edition (None: removed)
+    previous: str | None  # in the edition before (None: added; merged: the main one)
+    moved: bool = False  # its place under the rule changed (its letters), not only the rule's
+
+    def to_dict(self) -> dict:
+        return {
+            "change": self.change,
+            "number": self.number,
+            "previous": self.previous,
+            "moved": self.moved,
+        }
 
 
 class Step(NamedTuple):
@@ -28,6 +51,10 @@ class Step(NamedTuple):
     ] = ()  # where its words changed: (op, words) runs (crlookup.core.alignment.word_diff)
     date: str = ""  # the edition's effective date (ISO)
     main: bool = True  # on the main line of its language (not a partial edition or a conversion)
+    merged_from: tuple[str, ...] = ()  # the entries of the edition before merged into it
+    split_from: tuple[str, ...] = ()  # the entry of the edition before it was split from
+    split_into: tuple[str, ...] = ()  # what its predecessor was split into (it among them)
+    subrules: tuple[SubruleChange, ...] = ()  # its subrules' changes (a section's: its rules')
 
     @property
     def worded(self) -> bool:
@@ -49,12 +76,19 @@ class Step(NamedTuple):
             "typography": self.typography,
             "diff": [list(op) for op in self.diff] or None,
             "main": self.main,
+            "merged_from": list(self.merged_from) or None,
+            "split_from": list(self.split_from) or None,
+            "split_into": list(self.split_into) or None,
+            "subrules": [c.to_dict() for c in self.subrules] or None,
         }
 
     @property
     def noteworthy(self) -> bool:
-        """Worth a line in a rule's story: it appears, its words change, it is renumbered or
-        it goes (not a change of quotes and spacing alone, or of the numbers it cites)."""
+        """Worth a line in a rule's story: it appears, its words change, it is renumbered,
+        merged or split, or it goes (not a change of quotes and spacing alone, or of the
+        numbers it cites). Its subrules' changes are `subrules`, apart."""
+        if self.merged_from or self.split_from or self.split_into:
+            return True
         if self.change == "changed":
             return not (self.typography or self.refs_only)
         return self.change != "unchanged"
@@ -86,14 +120,18 @@ def history(lib: Library, number: str, edition: str | None = None) -> History:
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     """The rule's number and change in each edition of its language, in the order the
     editions took effect."""
-    document = lib.edition(edition).document
+    info = lib.edition(edition)
+    document = info.document
     infos = {e.id: e for e in lib.editions(document)}
+    links = Links(lib, info.lang) if document == "cr" else None
     if "." not in number:
         steps = _headings(lib, edition, number)
-    elif document != "cr":
+    elif links is None:
         steps = _document_steps(lib, edition, number)
     else:
-        steps = _rule_steps(lib, edition, number)
+        steps = _rule_steps(lib, edition, number, links)
+    if links is not None and not number[-1].isalpha():  # a subrule has none
+        steps = _with_subrules(links, steps)
     line = _main_line(infos) if document == "cr" else set(infos)
     return [
         s._replace(
@@ -103,32 +141,32 @@ def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     ]
 
 
-def _rule_steps(lib: Library, edition: str, number: str) -> list[Step]:
-    links = Links(lib, lib.edition(edition).lang)
+def _rule_steps(lib: Library, edition: str, number: str, links: Links) -> list[Step]:
     infos = links.infos
     order = {e.id: i for i, e in enumerate(lib.editions())}
     found = links.numbers(edition, number)
     steps = []
     for ed in sorted(found, key=order.__getitem__):
         num = found[ed]
-        link = links.previous(ed, num)
-        if link is None or link[0] not in found:
+        back = links.sources(ed, num)
+        if back is None or back[0] not in found:
             steps.append(Step(ed, num, "added", None))
             continue
-        prev_ed, m = link
+        prev_ed, matches = back
+        # the match from the entry followed in the edition before (merged, it is not the main one)
+        m = next((m for m in matches if m.old == found[prev_ed]), None) or main_source(matches)
         old = m.old
-        steps.append(
-            Step(
-                ed,
-                num,
-                m.kind,
-                (prev_ed, old) if old else None,
-                m.words_added,
-                m.words_removed,
-                m.refs_only,
-                m.typography,
-            )
+        step = Step(
+            ed,
+            num,
+            m.kind,
+            (prev_ed, old) if old else None,
+            m.words_added,
+            m.words_removed,
+            m.refs_only,
+            m.typography,
         )
+        steps.append(step._replace(**_merges(links, prev_ed, ed, matches, m)))
     # where it disappears: a link out of the last edition it is in that leads nowhere
     last = steps[-1]
     assert last.number is not None  # each step above is the rule in an edition that has it
@@ -136,6 +174,103 @@ def _rule_steps(lib: Library, edition: str, number: str) -> list[Step]:
         if new_ed not in found and not infos[new_ed].partial and m.kind == "removed":
             steps.append(Step(new_ed, None, "removed", (last.edition, last.number)))
     return steps
+
+
+def _merges(links: Links, prev_ed: str, ed: str, matches: list[Match], m: Match) -> dict:
+    """A step's merges and splits: the entries merged into it (`matches`, its own included),
+    the one it was split from, and what that one (`m.old`, in `prev_ed`) was split into."""
+    out: dict[str, tuple[str, ...]] = {}
+    if m.old is None:
+        return out
+    merged = {x.old for x in matches if x.kind == "merged" and x.old}
+    if merged:
+        out["merged_from"] = tuple(sorted({m.old, *merged}, key=sort_key))
+    if m.kind == "split":
+        out["split_from"] = (m.old,)
+    pieces = [x for e, x in links.following(prev_ed, m.old) if e == ed]
+    if any(x.kind == "split" for x in pieces):
+        out["split_into"] = tuple(sorted({x.new for x in pieces if x.new}, key=sort_key))
+    return out
+
+
+def _within(number: str) -> tuple[str, str]:
+    """The numbers under a CR rule ("702.19": its subrules), section ("702": its rules and
+    subrules) or chapter ("7"), as a range of strings: (from, to), from <= n < to."""
+    if "." in number:
+        return number + "a", number + "{"  # "{" comes after "z"
+    if len(number) == 3:
+        return number + ".", number + "/"  # "/" comes after "."
+    return number, chr(ord(number) + 1)
+
+
+def _with_subrules(links: Links, steps: list[Step]) -> list[Step]:
+    """The steps, each with its subrules' changes since the edition it is aligned with (a
+    section's or chapter's: its rules' and subrules')."""
+    have = {s.edition: s.number for s in steps if s.number}
+    out = []
+    for s in steps:
+        if s.number is None or s.previous is None:
+            out.append(s)
+            continue
+        # a heading's step is compared with the edition before it that has it; the stored
+        # alignments are of each edition with the one before it on the chain
+        before = next(iter(links.back.get(s.edition, ())), None)
+        old = s.previous[1] if before == s.previous[0] else have.get(before or "")
+        if before is None or old is None:
+            out.append(s)
+            continue
+        matches = links.changes_under(before, s.edition, _within(old), _within(s.number))
+        out.append(s._replace(subrules=_subrule_changes(matches, old, s.number)))
+    return out
+
+
+def _subrule_changes(matches: list[Match], old: str, new: str) -> tuple[SubruleChange, ...]:
+    """What the stored matches under a rule (`old` in the older edition, `new` in the newer)
+    say of its subrules: words changed, added, removed, renumbered, merged, split. A change of
+    quotes, spacing or cited numbers alone is none; a subrule moved in from elsewhere is
+    added, one moved out removed."""
+    (old_from, old_to), (new_from, new_to) = _within(old), _within(new)
+    merged: dict[str, list[Match]] = {}  # an entry -> the matches of those merged into it
+    for m in matches:
+        if m.kind == "merged" and m.new and new_from <= m.new < new_to:
+            merged.setdefault(m.new, []).append(m)
+    out = []
+    for m in matches:
+        old_in = m.old is not None and old_from <= m.old < old_to
+        if m.new is None or not new_from <= m.new < new_to:
+            if old_in:
+                out.append(SubruleChange("removed", None, m.old))  # or moved out, or merged out
+            continue
+        if m.kind == "merged":
+            continue  # said of the entry it went into
+        moved = bool(old_in and m.old and m.old[len(old) :] != m.new[len(new) :])
+        if m.new in merged:
+            source = main_source([m, *merged.pop(m.new)])
+            out.append(SubruleChange("merged", m.new, source.old))
+            continue
+        if m.kind in ("split", "added"):
+            change = m.kind
+        elif not old_in:
+            change = "added"  # moved in from elsewhere
+        elif (m.words_added or m.words_removed) and not (m.typography or m.refs_only):
+            change = "changed"
+        elif moved:
+            change = "renumbered"
+        else:
+            continue
+        out.append(SubruleChange(change, m.new, m.old, moved and change != "split"))
+    # an entry others went into that is itself unchanged at its number (no stored match)
+    out += [SubruleChange("merged", n, n) for n in merged]
+    return tuple(sorted(out, key=lambda c: _order(c.number or c.previous or "")))
+
+
+def _order(number: str) -> tuple:
+    """A CR rule's or subrule's place in rule order, by plain string work (a section's
+    history sorts some thousands of them): 702.9 before 702.19, 702.19z before 702.19aa."""
+    section, _, rest = number.partition(".")
+    rule = rest.rstrip("abcdefghijklmnopqrstuvwxyz")
+    letters = rest[len(rule) :]
+    return (int(section), int(rule) if rule else -1, len(letters), letters)
 
 
 def _main_line(infos: dict) -> set[str]:
