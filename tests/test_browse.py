@@ -2,7 +2,7 @@
 
 Each test runs the real app over the session's library at 80×24 and reads the screen back as
 text (from `App.export_screenshot`, the SVG a user would see), the widgets' options, and the
-place the rule pane shows. The snapshot tests at the end keep four whole screens as SVG under
+place the rule pane shows. The snapshot tests at the end keep six whole screens as SVG under
 tests/__snapshots__/ (`pytest --snapshot-update` rewrites them; review them in the diff).
 """
 
@@ -13,10 +13,12 @@ import html
 import io
 import itertools
 import re
+import threading
 
 import pytest
 from rich.console import Console
 from textual import events
+from textual.color import Color
 from textual.widgets import Input, OptionList, Static
 
 from crlookup.ui.browse import Browser, KeysScreen, PickScreen, Place
@@ -95,6 +97,16 @@ async def paste_in(pilot, text: str) -> None:
     await pilot.press("slash")
     pilot.app.post_message(events.Paste(text))
     await pilot.pause()
+
+
+async def answered(pilot) -> None:
+    """Wait until the question asked is answered (in its thread), and what follows is shown."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def status(app) -> str:
+    return str(app.query_one("#status", Static).content)
 
 
 # ------------------------------------------------------------------------ the external contract
@@ -273,6 +285,108 @@ def test_another_edition_follows_the_renumbering(library):
     drive(library, "702.19", steps)
 
 
+def test_a_rule_the_edition_lacks_is_said_so_above_what_it_was_there(library):
+    """Issue 31: 702.19c (2021) in a 2003 edition is not there; the pane says so, and when it
+    came, above what its rule 702.19 was then (502.9), not rule 1 with a note gone at once."""
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("e")
+        await pilot.pause()
+        await highlight(pilot, app.screen.query_one("#pick", OptionList), "en-2003-03-15")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.place == Place("rule", "en-2003-03-15", "502.9")
+        notice = str(app.query_one("#notice", Static).content)
+        assert notice == (
+            "702.19c is not in en-2003-03-15 (it first appears in en-2021-06-09); "
+            "shown instead: 502.9 (702.19 in that edition)"
+        )
+        shown = " ".join(screen(app).split())  # (the notice wraps in the pane)
+        assert "702.19c is not in en-2003-03-15" in shown and "502.9 Trample" in shown
+        assert app.query_one("#notice").display
+        await pilot.press("l")  # the same place in two languages: the notice stays
+        await pilot.pause()
+        assert app.query_one("#notice").display
+        await pilot.press("backspace")  # another place: it goes
+        await pilot.pause()
+        assert app.place == Place("rule", NEWEST, "702.19c")
+        assert not app.query_one("#notice").display
+
+    drive(library, "702.19c", steps)
+
+
+def test_the_edition_picker_filters_as_you_type(library):
+    """Issue 31: `e` opens the editions with a filter box focused: what is typed keeps the
+    editions whose id, date or language holds it; ↓ moves in the list; Enter picks."""
+
+    async def steps(pilot):
+        app = pilot.app
+        await pilot.press("e")
+        await pilot.pause()
+        pick = app.screen.query_one("#pick", OptionList)
+        every = ids(pick)
+        assert app.focused is app.screen.query_one("#pick-filter", Input)
+        assert pick.highlighted == every.index(NEWEST)  # the edition shown
+        await pilot.press(*"2009")
+        await pilot.pause()
+        assert ids(pick) == [e for e in every if "2009" in e] and len(ids(pick)) > 1
+        assert pick.highlighted == 0
+        await pilot.press("down")  # in the list, from the box
+        assert pick.highlighted == 1
+        await pilot.press("backspace", *"-02-01")  # "200-02-01": nothing
+        await pilot.pause()
+        assert ids(pick) == []
+        await pilot.press("enter")  # nothing to pick: nothing happens
+        await pilot.pause()
+        assert isinstance(app.screen, PickScreen)
+        await pilot.press(*["backspace"] * 9, *"EN 2009-02")  # each word, in any case
+        await pilot.pause()
+        assert ids(pick) == [e for e in every if e.startswith("en-2009-02")]
+        await pilot.press(*["down"] * ids(pick).index("en-2009-02-01"), "enter")
+        await pilot.pause()
+        assert app.screen is app.default_screen
+        assert app.place == Place("rule", "en-2009-02-01", "502.9")
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("q")  # typed into the box
+        assert app.screen.query_one("#pick-filter", Input).value == "q"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.default_screen and app.return_code is None
+
+    drive(library, "702.19", steps)
+
+
+def test_the_focused_pane_is_marked(library):
+    """Issue 31: the pane with the focus has its border and its title in the accent colour;
+    the others have not. Tab goes round them."""
+
+    async def steps(pilot):
+        app = pilot.app
+        accent = Color.parse(app.theme_variables["accent"])
+
+        def marked() -> list[str]:
+            return [
+                w.id
+                for w in app.query("#search, #results, #pane, #links")
+                if w.display and w.styles.border_top[1] == accent
+            ]
+
+        assert marked() == ["links"] and app.query_one("#links").border_title == "links"
+        assert app.query_one("#pane").border_title == "702.19"  # what it shows
+        for focused in ("search", "pane", "links"):
+            await pilot.press("tab")
+            assert app.focused.id == focused and marked() == [focused]
+        links = app.query_one("#links")
+        assert links.styles.border_title_color == accent and links.styles.border_title_style.bold
+        await paste_in(pilot, "trample")
+        await pilot.press("escape")
+        assert marked() == ["results"]
+
+    drive(library, "702.19", steps)
+
+
 def test_history_shows_what_changed(library):
     async def steps(pilot):
         app = pilot.app
@@ -283,7 +397,9 @@ def test_history_shows_what_changed(library):
         pick = app.screen.query_one("#pick", OptionList)
         steps_shown = labels(pick)
         assert any("en-2018-07-13" in s and "changed" in s for s in steps_shown)
-        assert "first appears" in steps_shown[0] and "702.17b" in steps_shown[0]
+        # followed back through July 2009's merge of 502.9b, 502.9d and 502.9e into 702.17b
+        assert "first appears" in steps_shown[0] and "502.9b" in steps_shown[0]
+        assert any("en-2009-07-11" in s and "merged" in s for s in steps_shown)
         await highlight(pilot, pick, "en-2018-07-13")
         detail = str(app.screen.query_one("#pick-detail", Static).content)
         assert "[-he or she chooses-]" in detail and "{+they choose+}" in detail
@@ -306,6 +422,14 @@ def test_question_mark_shows_the_keys(library):
         assert isinstance(app.screen, KeysScreen)
         shown = screen(app)
         assert "Keys" in shown and "Backspace, alt+←  back" in shown and "q  quit" in shown
+        # issue 31: a description too long for its line wraps in its own column, in the box
+        lines = shown.splitlines()
+        row = next(y for y, line in enumerate(lines) if "  search: a rule number" in line)
+        column = lines[row].index("search:")
+        left, right = lines[row].rindex("│", 0, column), lines[row].index("│", column)
+        wrapped = lines[row + 1]  # "…or a question": under "search:", between the box's sides
+        assert wrapped[left] == wrapped[right] == "│"
+        assert not wrapped[left + 1 : column].strip() and wrapped[column] != " "
         await pilot.press("question_mark")
         await pilot.pause()
         assert app.screen is app.default_screen
@@ -364,7 +488,7 @@ def test_a_question_is_answered_by_ask_on_enter(library):
         results = app.query_one("#results", OptionList)
         assert not any(x.startswith("ask ") for x in labels(results))  # not before Enter
         await pilot.press("enter")
-        await pilot.pause()
+        await answered(pilot)
         asked = [(i, x) for i, x in zip(ids(results), labels(results)) if x.startswith("ask ")]
         assert asked and f"rule:{NEWEST}:702.3b" in [i for i, _ in asked]
         assert ids(results)[0] == asked[0][0]  # answers first
@@ -374,11 +498,91 @@ def test_a_question_is_answered_by_ask_on_enter(library):
     drive(library, "702.19", steps)
 
     async def opened_on_it(pilot):  # `crlookup browse "a question?"`: the answers stay listed
+        await answered(pilot)
         results = pilot.app.query_one("#results", OptionList)
         assert labels(results)[0].startswith("ask ")
         assert pilot.app.query_one("#search", Input).value == question
 
     drive(library, question, opened_on_it)
+
+
+class Held:
+    """`Library.ask` held (as the embedding model holds the first question for seconds) until
+    `release()`; `threads`: the threads it was called in."""
+
+    def __init__(self):
+        self.gate, self.threads = threading.Event(), []
+
+    def release(self) -> None:
+        self.gate.set()
+
+
+@pytest.fixture
+def held_asks(monkeypatch):
+    from crlookup import api
+
+    held, ask = Held(), api.Library.ask
+
+    def asking(self, *args, **kwargs):
+        held.threads.append(threading.current_thread())
+        held.gate.wait(60)
+        return ask(self, *args, **kwargs)
+
+    monkeypatch.setattr(api.Library, "ask", asking)
+    yield held
+    held.release()
+
+
+def test_a_question_is_answered_in_a_thread_while_the_screen_stays_live(built_home, held_asks):
+    """Issue 31: the first question loads the embedding model (seconds). Its answers are worked
+    out in a thread: meanwhile the list and the status line say they are coming, the other
+    results are there, and keys work; when they come they go on top and the first opens."""
+    from crlookup import api
+
+    lib = api.open(str(built_home))  # a library of its own: no question answered with it yet
+
+    async def steps(pilot):
+        app = pilot.app
+        await paste_in(pilot, "Can a creature with defender attack?")
+        await pilot.press("enter")
+        results = app.query_one("#results", OptionList)
+        assert labels(results)[0] == "ask reading the question…"
+        assert "glossary Defender" in labels(results)  # the other results are there already
+        assert status(app).startswith("loading the question model")
+        assert "loading the question model" in screen(app)
+        assert app.place == Place("rule", NEWEST, "702.19")  # nothing opened yet
+        await pilot.press("escape")  # the screen answers keys meanwhile
+        assert app.focused is results
+        assert held_asks.threads and held_asks.threads[0] is not threading.main_thread()
+        held_asks.release()
+        await answered(pilot)
+        asked = [i for i, x in zip(ids(results), labels(results)) if x.startswith("ask ")]
+        assert asked and ids(results)[0] == asked[0] and "ask reading" not in screen(app)
+        assert app.place == Place("rule", NEWEST, asked[0].rpartition(":")[2])
+        assert status(app) == f"{NEWEST} · EN · {app.place.key}"
+
+    try:
+        drive(lib, "702.19", steps)
+    finally:
+        held_asks.release()
+        lib.close()
+
+
+def test_answers_that_come_late_open_nothing_if_the_user_went_elsewhere(library, held_asks):
+    """Answers that come after the user has opened something else are listed, not opened."""
+
+    async def steps(pilot):
+        app = pilot.app
+        await paste_in(pilot, "Can a creature with defender attack?")
+        await pilot.press("enter")
+        app.action_follow("510")  # a click on a link while the question is being answered
+        await pilot.pause()
+        held_asks.release()
+        await answered(pilot)
+        assert app.place == Place("rule", NEWEST, "510")
+        assert labels(app.query_one("#results", OptionList))[0].startswith("ask ")
+
+    drive(library, "702.19", steps)
 
 
 # ------------------------------------------------------------------------ whole screens
@@ -427,9 +631,22 @@ def test_snapshot_side_by_side(library, snap_compare):
     assert snap_compare(Browser(library, "702.19b"), press=["l"], terminal_size=SIZE)
 
 
+def test_snapshot_keys(library, snap_compare):
+    """`?`: the keys, their descriptions wrapped in their own column."""
+    assert snap_compare(Browser(library, "702.19"), press=["question_mark"], terminal_size=SIZE)
+
+
+def test_snapshot_not_in_the_edition(library, snap_compare):
+    """702.19c picked in a 2003 edition (through the picker's filter): the notice above 502.9."""
+    keys = ["e", *"2003-03-15", "enter"]
+    assert snap_compare(Browser(library, "702.19c"), press=keys, terminal_size=SIZE)
+
+
 def test_snapshot_history(library, snap_compare):
     """The timeline of 702.19b, its 2018 step highlighted: what changed, as a diff."""
-    assert snap_compare(Browser(library, "702.19b"), press=["h", *["down"] * 5], terminal_size=SIZE)
+    assert snap_compare(
+        Browser(library, "702.19b"), press=["h", *["down"] * 11], terminal_size=SIZE
+    )
 
 
 def test_the_tournament_documents_and_links_across_them(library):

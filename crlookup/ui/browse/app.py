@@ -3,7 +3,8 @@ messages; the keys are its actions.
 
 Its state: `place` (what the rule pane shows), `mode` (the languages side by side) and
 `edition` (the edition a typed number is looked up in), bound to the widgets that show them
-(`data_bind`); the places gone back from and forward to (`back_stack`, `forward_stack`).
+(`data_bind`); the places gone back from and forward to (`back_stack`, `forward_stack`);
+what Enter was pressed on, whose first result opens once it is listed (`opening`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,16 @@ class Browser(App):
     #results { width: 32; display: none; }
     #results.shown { display: block; }
     #pane { width: 1fr; padding: 0 1; scrollbar-gutter: stable; }
+    /* the pane with the focus: its border and title in the accent colour */
+    #results, #pane, #links {
+        border: round $border-blurred; border-title-color: $text-muted;
+    }
+    #results:focus, #pane:focus, #links:focus {
+        border: round $accent; border-title-color: $accent; border-title-style: bold;
+    }
+    #search:focus { border: tall $accent; }
+    #notice { display: none; color: $text-warning; border-left: outer $warning; padding: 0 1; }
+    #notice.shown { display: block; margin-bottom: 1; }
     #links { width: 20; }
     #status { height: 1; color: $text-muted; padding: 0 1; }
     PickScreen, KeysScreen { align: center middle; }
@@ -53,7 +64,10 @@ class Browser(App):
     #pick-title { padding: 0 1; }
     #pick { height: auto; max-height: 10; }
     #pick-detail-pane { height: auto; max-height: 8; padding: 0 1; }
-    #keys { width: 72; padding: 1 2; background: $panel; border: round $accent; }
+    #keys {
+        width: 72; max-width: 100%; height: auto; max-height: 100%;
+        padding: 1 2; background: $panel; border: round $accent;
+    }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_search", _("search")),
@@ -79,6 +93,8 @@ class Browser(App):
         self.set_reactive(Browser.edition, lib.edition().id)
         self.back_stack: list[Place] = []
         self.forward_stack: list[Place] = []
+        # what Enter was pressed on, and the place shown then: its first result is to open
+        self.opening: tuple[Typing, Place | None] | None = None
 
     # -------------------------------------------------------------------- layout
 
@@ -113,18 +129,30 @@ class Browser(App):
 
     # -------------------------------------------------------------------- routing
 
-    def show_results(self, query: str, submitted: bool = False) -> None:
-        """The result list for what is typed (a question, once submitted, is answered)."""
-        self.query_one(ResultList).typing = Typing(query, submitted)
+    def show_results(self, query: str, submitted: bool = False, open_first: bool = False) -> None:
+        """The result list for what is typed (a question, once submitted, is answered); with
+        `open_first`, its first result is opened once it is listed (`on_result_list_listed`)."""
+        typing = Typing(query, submitted)
+        self.opening = (typing, self.place) if open_first else None
+        self.query_one(ResultList).typing = typing
 
     def on_search_box_query(self, event: SearchBox.Query) -> None:
-        self.show_results(event.text, event.submitted)
-        if event.submitted:  # Enter: the first result, and onto the list
-            results = self.query_one(ResultList)
-            first = results.first()
-            if first is not None:
-                self.open(first)
-                results.focus()
+        # Enter: the first result, and onto the list
+        self.show_results(event.text, event.submitted, open_first=event.submitted)
+
+    def on_result_list_listed(self, event: ResultList.Listed) -> None:
+        """The results of an Enter are listed: open the first, and move onto the list (unless
+        the user went somewhere else meanwhile, while a question was being answered)."""
+        if self.opening is None or self.opening[0] is not event.typing:
+            return
+        before, self.opening = self.opening[1], None
+        results = self.query_one(ResultList)
+        first = results.first()
+        if first is None or self.place != before:
+            return
+        self.open(first)
+        if self.focused is None or self.focused in (self.query_one(SearchBox), results):
+            results.focus()
 
     def on_result_list_note(self, event: ResultList.Note) -> None:
         self.query_one(StatusLine).note = event.text
@@ -142,11 +170,13 @@ class Browser(App):
         self.query_one(LinksList).links = tuple(event.links)
         self.sub_title = f"{event.place.edition} · {langs_label(self.mode)}"
 
-    def open(self, place: Place, remember: bool = True) -> None:
-        """Show `place` (and remember the one it replaces, for `back`)."""
+    def open(self, place: Place, remember: bool = True, notice: str | None = None) -> None:
+        """Show `place` (and remember the one it replaces, for `back`), with `notice` above
+        it (why it is what is shown)."""
         if remember and self.place is not None and place != self.place:
             self.back_stack.append(self.place)
             self.forward_stack.clear()
+        self.query_one(RulePane).notice = notice
         self.edition = place.edition
         self.place = place
 
@@ -185,9 +215,7 @@ class Browser(App):
             if not edition or self.place is None:
                 return
             place, note = in_edition(self.lib, self.place, edition)
-            self.open(place)
-            if note:
-                self.note(note)
+            self.open(place, notice=note)
 
         self.push_screen(screens.edition_pick(self.lib, self.edition), chosen)
 

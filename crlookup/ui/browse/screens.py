@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crlookup.core.i18n import _
@@ -44,30 +46,85 @@ class KeysScreen(ModalScreen):
             ("?", _("these keys")),
             ("q", _("quit")),
         ]
-        text = Text(_("Keys") + "\n\n", "bold")
+        # two columns: a description too long for its line wraps in its own column
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(justify="right", style="bold cyan", no_wrap=True)
+        grid.add_column(overflow="fold")
         for key, what in rows:
-            text.append(f"{key:>18}  ", "bold cyan")
-            text.append(what + "\n")
-        yield Static(text, id="keys")
+            grid.add_row(key, what)
+        with VerticalScroll(id="keys"):
+            yield Static(Group(Text(_("Keys") + "\n", "bold"), grid))
 
 
 class PickScreen(ModalScreen):
     """A list to pick one item from (an edition; a step of a rule's history). Without
     `detail`, Enter dismisses it with the option's id; with it, the highlighted option's
-    `detail(id)` is shown below the list, and Enter picks nothing."""
+    `detail(id)` is shown below the list, and Enter picks nothing.
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "app.pop_screen", _("close"))]
+    With `filters` (an option's id: the words it is found by), a box above the list has the
+    focus: what is typed there keeps the options whose words hold each word typed, ↑ and ↓
+    move in the list, and Enter picks the highlighted option. `current`: the option
+    highlighted first."""
 
-    def __init__(self, title: str, options: list[Option], detail=None):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "app.pop_screen", _("close")),
+        Binding("up", "move(-1)", show=False),  # (from the filter box: the list takes its own)
+        Binding("down", "move(1)", show=False),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        options: list[Option],
+        detail=None,
+        filters: dict[str, str] | None = None,
+        current: str | None = None,
+    ):
         super().__init__()
         self.title_text, self.options, self.detail = title, options, detail
+        self.filters, self.current = filters, current
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pick-box"):
             yield Static(Text(self.title_text, "bold"), id="pick-title")
+            if self.filters is not None:
+                yield Input(placeholder=_("type to filter: id, date, language"), id="pick-filter")
             yield OptionList(*self.options, id="pick")
             if self.detail is not None:
                 yield VerticalScroll(Static(id="pick-detail"), id="pick-detail-pane")
+
+    def on_mount(self) -> None:
+        pick = self.query_one("#pick", OptionList)
+        ids = [o.id for o in self.options]
+        if self.current in ids:
+            pick.highlighted = ids.index(self.current)
+        if self.filters is not None:
+            self.query_one("#pick-filter", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        words = event.value.casefold().split()
+        filters = self.filters or {}
+        shown = [
+            o
+            for o in self.options
+            if all(w in filters.get(o.id or "", "").casefold() for w in words)
+        ]
+        pick = self.query_one("#pick", OptionList)
+        pick.set_options(shown)
+        if shown:
+            pick.highlighted = 0
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#pick", OptionList).action_select()
+
+    def action_move(self, step: int) -> None:
+        pick = self.query_one("#pick", OptionList)
+        if step < 0:
+            pick.action_cursor_up()
+        else:
+            pick.action_cursor_down()
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if self.detail is not None and event.option.id is not None:
@@ -79,10 +136,11 @@ class PickScreen(ModalScreen):
 
 
 def edition_pick(lib: Library, edition: str) -> PickScreen:
-    """The editions of `edition`'s document and language, newest first (dismissed with the
-    one picked)."""
+    """The editions of `edition`'s document and language, newest first, `edition`
+    highlighted (dismissed with the one picked); what is typed filters them by id, date and
+    language."""
     info = lib.edition(edition)
-    lang = info.lang
+    editions = [e for e in reversed(lib.editions(info.document)) if e.lang == info.lang]
     options = [
         Option(
             Text.assemble(
@@ -91,10 +149,15 @@ def edition_pick(lib: Library, edition: str) -> PickScreen:
             ),
             id=e.id,
         )
-        for e in reversed(lib.editions(info.document))
-        if e.lang == lang
+        for e in editions
     ]
-    return PickScreen(_("Edition (the same rule, across renumberings)"), options)
+    filters = {e.id: f"{e.id} {e.date.isoformat()} {e.lang}" for e in editions}
+    return PickScreen(
+        _("Edition (the same rule, across renumberings)"),
+        options,
+        filters=filters,
+        current=edition,
+    )
 
 
 def document_pick(lib: Library, edition: str) -> PickScreen:

@@ -97,9 +97,10 @@ def card_option(name: str) -> Option:
     return Option(one_line(Text.assemble(("card ", "magenta"), name)), id=f"card:{name}")
 
 
-def answer_option(answer) -> Option:
+def answer_option(answer, own: tuple[str, ...] = ()) -> Option:
     """An answer of `ask`: the rule (a tournament document's with its prefix: "IPG 2.1"),
-    and on a second line why it was chosen."""
+    and on a second line what sets it apart from the other answers (`own`, of
+    `Asked.reasons`), else the words of it that decide the question."""
     document = document_of(answer.edition)
     number = answer.number if document == "cr" else label(document, answer.number)
     label_ = one_line(
@@ -109,7 +110,7 @@ def answer_option(answer) -> Option:
             " ".join((answer.title or answer.text).split()),
         )
     )
-    why = "; ".join(answer.why[:2])
+    why = "; ".join(own[:2]) or answer.deciding
     if why:
         label_.append("\n")
         label_.append_text(one_line(Text("  " + why, "dim")))
@@ -269,16 +270,69 @@ def card_view(lib: Library, place: Place):
 
 def in_edition(lib: Library, place: Place, edition: str) -> tuple[Place, str | None]:
     """The same place in another edition of its language: a rule followed across
-    renumberings (its history); with a note when the rule is not there."""
+    renumberings (its history). A rule the edition lacks comes with a note saying so (and
+    when the rule was there); shown instead is what its rule or section was in that edition,
+    else the number itself (the pane then says it is not there, and what is nearest)."""
     if place.kind != "rule":
         return place._replace(edition=edition), None
-    try:
-        steps = lib.history(place.key, place.edition).steps
-    except (NotFound, BadInput):
-        steps = ()
-    number = next((s.number for s in steps if s.edition == edition and s.number), None)
+    steps = _steps(lib, place.key, place.edition)
+    number = _number_in(steps, edition)
     if number is not None:
         return Place("rule", edition, number), None
     note = _("{number} is not in {edition}").format(number=place.key, edition=edition)
-    number = place.key if lib.get(edition, place.key) else "1"
-    return Place("rule", edition, number), note
+    when = _when(lib, steps, edition)
+    if when:
+        note += f" ({when})"
+    for up in _ancestors(place.key):
+        there = _number_in(_steps(lib, up, place.edition), edition)
+        if there is not None:
+            instead = (
+                _("shown instead: {there}")
+                if there == up
+                else _("shown instead: {there} ({number} in that edition)")
+            )
+            note += "; " + instead.format(there=there, number=up)
+            return Place("rule", edition, there), note
+    return Place("rule", edition, place.key), note
+
+
+def _steps(lib: Library, number: str, edition: str) -> tuple:
+    """The steps of a rule's history (none for what has no history)."""
+    try:
+        return tuple(lib.history(number, edition).steps)
+    except (NotFound, BadInput):
+        return ()
+
+
+def _number_in(steps, edition: str) -> str | None:
+    """The rule's number in `edition`, if its history reaches it."""
+    return next((s.number for s in steps if s.edition == edition and s.number), None)
+
+
+def _ancestors(number: str) -> list[str]:
+    """The rule and the section a CR subrule or rule sits in ("702.19c": 702.19, 702); none
+    for a section, a chapter or a tournament document's entry."""
+    try:
+        n = numbers.parse(number).parent
+    except BadInput:
+        return []
+    out = []
+    while n is not None and n.kind in ("rule", "section"):
+        out.append(str(n))
+        n = n.parent
+    return out
+
+
+def _when(lib: Library, steps, edition: str) -> str:
+    """When a rule an edition lacks was there: it came later, or had gone before; "" if
+    neither (its history has a gap there, or none)."""
+    order = {e.id: i for i, e in enumerate(lib.editions(lib.edition(edition).document))}
+    present = sorted(order[s.edition] for s in steps if s.number and s.edition in order)
+    if not present or edition not in order:
+        return ""
+    ids = list(order)
+    if order[edition] < present[0]:
+        return _("it first appears in {edition}").format(edition=ids[present[0]])
+    if order[edition] > present[-1]:
+        return _("it was last in {edition}").format(edition=ids[present[-1]])
+    return ""
