@@ -587,6 +587,133 @@ def test_ask_in_russian_shows_english_rules_with_lang():
     assert "the counterpart of ru-2019-01-25 702.3b" in data[0]["why"]
 
 
+BLOCKING = "can I sacrifice a creature that is blocking?"
+
+
+def test_ask_text_has_no_scores():
+    """Scores are for scripts (--json); people read the order."""
+    out = run("ask", BLOCKING)
+    assert "score" not in out
+    assert not re.search(r"(?<![\d.])\d\.\d+(?![\d.])", out), out  # 1.0, 0.151 …
+    assert [a["score"] for a in json.loads(run("ask", BLOCKING, "--json"))["answers"]]
+
+
+def test_a_reason_every_answer_gives_is_said_once(library):
+    """Almost every answer is lifted by closeness in meaning and the question's words, and
+    the answers to this question all match "creature, blocking": said once, above them, and
+    not under each (--json keeps each answer's every reason)."""
+    asked = library.ask(BLOCKING)
+    told = asked.reasons()
+    assert len(asked.answers) == len(told.own) == 5
+    every = set(asked.answers[0].why).intersection(*(a.why for a in asked.answers))
+    assert "words matched: creature, blocking" in every
+    assert "words matched: creature, blocking" in told.shared
+    for reason in every:
+        assert not any(reason in own for own in told.own), reason
+    lifted = [r for own in told.own for r in own if r.startswith("lifted above")]
+    assert not any("closeness in meaning" in r for r in lifted), lifted
+    assert all(a.why[-1].startswith("lifted above") for a in asked.answers)
+    out = run("ask", BLOCKING)
+    assert out.count("words matched: creature, blocking") == 1
+    assert out.count("closeness in meaning") == 0
+    assert out.count("answers to players’ rules questions cite") == 0  # each its own count
+
+
+def test_a_reason_that_sets_an_answer_apart_is_kept(library):
+    """Only 702.3b is the keyword's own rule: the keyword named is its reason, and its alone;
+    the others say why they are there (the glossary's Attack)."""
+    asked = library.ask("Can a creature with defender attack?")
+    told = asked.reasons()
+    first = dict(zip((a.number for a in asked.answers), told.own))["702.3b"]
+    assert "keyword ability “Defender” (702.3) recognised" in first
+    assert not any("Defender" in r for own in told.own[1:] for r in own)
+    assert all(own for own in told.own[1:])
+    out = run("ask", "Can a creature with defender attack?")
+    assert "· keyword ability “Defender” (702.3) recognised" in out
+    assert out.startswith("Read as: ") and "\nAll answers: words matched: creature, defender" in out
+
+
+def test_reasons_told_once():
+    """told: a reason SHARED of the answers give alike is said once; one each says its own way
+    (a count), and the ranking's groups most share, are left out; what the question was read
+    as is not said again."""
+    from crlookup.features.ask.explain import Answer, Reason, _lifted, told
+
+    def answer(number, *why):
+        return Answer(EN, number, "", "", 1.0, why)
+
+    lifted = _lifted(("meaning", "words"))
+    answers = [
+        answer("1.1", "read as", "words matched: a", Reason("9 cite it", "judged"), lifted),
+        answer("1.2", "read as", "words matched: a", Reason("2 cite it", "judged"), lifted),
+        answer("1.3", "words matched: a", "cited by 1.1", _lifted(("answers", "meaning"))),
+        answer("1.4", "words matched: a, b", Reason("1 cite it", "judged"), lifted),
+    ]
+    out = told(answers, said=("read as",))
+    assert out.shared == ("words matched: a",)  # 3 of 4
+    assert not out.everywhere
+    assert out.own == (
+        (),
+        (),
+        ("cited by 1.1", _lifted(("answers",))),
+        ("words matched: a, b",),
+    )
+    alone = told(answers[:1])
+    assert alone.shared == () and alone.own == (("read as", *answers[0].why[1:]),)
+    assert told(answers[:2]).shared == ("read as", "words matched: a")
+
+
+def test_the_deciding_words_are_those_that_matched():
+    from crlookup.features.ask.explain import DECIDING_WORDS, deciding
+
+    an = Analyzer("en")
+    text = (
+        "An attacking creature with one or more creatures declared as blockers for it becomes "
+        "a blocked creature; one with none becomes an unblocked creature. This remains "
+        "unchanged until the combat phase ends. A creature remains blocked even if all the "
+        "creatures blocking it are removed from combat."
+    )
+    weights = {"block": 2.0, "creatur": 1.0}
+    # of the sentences with both words, the one shown whole
+    assert deciding(an, text, weights) == (
+        "A creature remains blocked even if all the creatures blocking it are removed from combat."
+    )
+    assert deciding(an, text, {}) == (  # nothing matched: the beginning
+        "An attacking creature with one or more creatures declared as blockers for it becomes "
+        "a blocked creature; one …"
+    )
+    assert (
+        deciding(an, text, {"phase": 1.0}) == "This remains unchanged until the combat phase ends."
+    )
+    long = " ".join(["word"] * 30 + ["trample"] + ["word"] * 30) + "."
+    cut = deciding(an, long, {"trampl": 1.0})
+    assert cut.startswith("… ") and cut.endswith(" …") and "trample" in cut
+    assert len(cut.split()) == DECIDING_WORDS + 2
+    assert deciding(an, "", {}) == ""
+
+
+def test_ask_brief_is_one_line_per_answer():
+    """--brief: each answer's place, number, title and deciding words on one line, whole when
+    piped (cut to the width only on a terminal: tests/test_render.py)."""
+    data = json.loads(run("ask", BLOCKING, "--json"))["answers"]
+    lines = run("ask", BLOCKING, "--brief").splitlines()
+    assert len(lines) == len(data) == 5
+    for i, (line, a) in enumerate(zip(lines, data), 1):
+        assert line.startswith(f"{i}. {a['number']} {a['title']}: "), line
+        assert "score" not in line and "·" not in line
+    assert lines[0] == (
+        "1. 509.1h Declare Blockers Step: A creature remains blocked even if all the creatures "
+        "blocking it are removed from combat."
+    )
+    assert any(len(line) > 80 for line in lines)  # not wrapped at COLUMNS
+    assert any(line.endswith(" …") for line in lines)  # a sentence cut says so
+    # a tournament question: the entry's label
+    lines = run("ask", "My opponent missed his trigger at a PPTQ. What's the penalty?", "--brief")
+    assert lines.startswith("1. IPG 2.1 Game Play Error — Missed Trigger: ")
+    assert json.loads(run("ask", BLOCKING, "--brief", "--json"))["answers"] == data
+    assert run("ask", "what is the?", "--brief", code=1).startswith("no rule matches")
+
+
 @pytest.mark.parametrize("question", ["", "   ", "\x00\x01"])
 def test_empty_question_is_bad_input(question):
     out = run("ask", question, code=2)
@@ -608,8 +735,10 @@ def test_overlong_question_is_bad_input():
 
 
 def test_unknown_edition_is_not_found():
-    out = run("ask", "trample", "--edition", "en-1999-01-01", code=1)
-    assert out.startswith("no edition en-1999-01-01")
+    out = run("ask", "trample", "--edition", "en-1999-01-01-po", code=1)
+    assert out.startswith("no edition en-1999-01-01-po")
+    early = run("ask", "trample", "--edition", "en-1999-01-01", code=1)
+    assert early.startswith("no edition (en) in force on 1999-01-01")
 
 
 @settings(

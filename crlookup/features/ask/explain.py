@@ -1,9 +1,17 @@
 """The answers: the rules chosen for a question, each under its title, with the reasons that
-chose it said in the user's language."""
+chose it said in the user's language, and the words of its text that decide the question.
+
+Each answer keeps every reason that chose it (its `why`, as --json gives it); `told` says which
+of them set it apart from the other answers shown, and which most of them share (said once).
+"""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.i18n import _, ngettext
 from crlookup.core.model import Rule, fold
@@ -14,8 +22,31 @@ from crlookup.features.ask.ranking import GROUPS, order
 from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
 
+if TYPE_CHECKING:
+    from crlookup.features.ask.analyzer import Analyzer
+
 ASKED_SHOWN = 3  # the words whose questions cite a rule most, in its reasons
 RULING_WORDS = 24  # the words of a ruling shown in the reasons it gives
+DECIDING_WORDS = 18  # the words of an answer's text shown as what decides the question
+SHARED = 0.75  # a reason this share of the answers shown give (two at least) is said once
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_LEADING = re.compile(r"^[\W_]+")
+
+
+class Reason(str):
+    """A reason an answer was chosen, as said (a str: --json and the views take it as one).
+    `key` is what makes another answer's reason the same reason: its text, unless the reason
+    counts something of each answer ("18 answers … cite it": "judged"); `groups` are the
+    ranking's groups a "lifted above the other candidates" reason names."""
+
+    key: str
+    groups: tuple[str, ...]
+
+    def __new__(cls, text: str, key: str = "", groups: tuple[str, ...] = ()) -> Reason:
+        reason = super().__new__(cls, text)
+        reason.key = key or text
+        reason.groups = groups
+        return reason
 
 
 class Answer(NamedTuple):
@@ -27,6 +58,7 @@ class Answer(NamedTuple):
     text: str
     score: float
     why: tuple[str, ...]
+    deciding: str = ""  # the words of `text` that decide the question (ask --brief)
 
     def to_dict(self) -> dict:
         from crlookup.core.documents import document_of
@@ -58,11 +90,8 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
         assert rule is not None  # the lexicon was read from this edition's entries
         why = _explain(lex, question, placed.reasons, rule.number)
         if placed.groups:
-            why.append(
-                _("lifted above the other candidates by: {groups}").format(
-                    groups=", ".join(_(GROUPS[g]) for g in placed.groups)
-                )
-            )
+            why.append(_lifted(placed.groups))
+        weights = {s: _idf(lex, s) for s in placed.reasons.get("words", ())}
         out.append(
             Answer(
                 lex.edition,
@@ -71,9 +100,109 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
                 rule.text,
                 placed.score,
                 tuple(why),
+                deciding(lex.analyzer, rule.text, weights),
             )
         )
     return out
+
+
+class Told(NamedTuple):
+    """How the reasons of the answers shown are told: those most of them share once
+    (`shared`; `everywhere` if every answer gives each), and each answer's others (`own`)."""
+
+    shared: tuple[str, ...]
+    everywhere: bool
+    own: tuple[tuple[str, ...], ...]
+
+
+def told(answers: Sequence[Answer], said: Sequence[str] = ()) -> Told:
+    """The reasons of `answers` told once each: a reason SHARED of them give (two at least) is
+    said once if they all say it alike, and left out if each says it its own way (how many
+    answers to players' questions cite each); of "lifted above the other candidates by", only
+    the groups few of them share; a reason already `said` (how the question was read) not
+    again."""
+    needed = max(2, math.ceil(SHARED * len(answers)))
+    keys: Counter[str] = Counter()
+    groups: Counter[str] = Counter()
+    texts: dict[str, set[str]] = {}
+    for a in answers:
+        keys.update({_key(r) for r in a.why})
+        for r in a.why:
+            texts.setdefault(_key(r), set()).add(str(r))
+            groups.update(r.groups if isinstance(r, Reason) else ())
+    common = {k for k, n in keys.items() if n >= needed}
+    lifted = {g for g, n in groups.items() if n >= needed}
+    own = []
+    for a in answers:
+        mine: list[str] = []
+        for r in a.why:
+            if isinstance(r, Reason) and r.groups:
+                apart = tuple(g for g in r.groups if g not in lifted)
+                mine += [_lifted(apart)] if apart else []
+            elif _key(r) not in common and r not in said:
+                mine.append(r)
+        own.append(tuple(mine))
+    shared = [
+        r
+        for r in dict.fromkeys(r for a in answers for r in a.why)
+        if _key(r) in common
+        and len(texts[_key(r)]) == 1
+        and r not in said
+        and not (isinstance(r, Reason) and r.groups)
+    ]
+    everywhere = all(keys[_key(r)] == len(answers) for r in shared)
+    return Told(tuple(shared), everywhere, tuple(own))
+
+
+def deciding(an: Analyzer, text: str, weights: Mapping[str, float]) -> str:
+    """The words of `text` that decide the question: up to DECIDING_WORDS words of one
+    sentence whose stems weigh most in `weights` (the question's words it matched); of equals,
+    a whole sentence, else one's beginning, else the earliest; with none matched, the text's
+    beginning ("…" where it is cut)."""
+    heads = tuple({s[:2] for s in weights})  # a word's stem begins as the word does
+    memo: dict[str, set[str]] = {}
+
+    def matched(word: str) -> set[str]:
+        found = memo.get(word)
+        if found is None:
+            bare = _LEADING.sub("", word).casefold().startswith(heads)
+            found = memo[word] = set(an.stems(word)) & weights.keys() if bare else set()
+        return found
+
+    best: tuple[float, bool, bool] = (-1.0, False, False)
+    tokens, start = [""], 0
+    for sentence in _SENTENCES.split(text):
+        words = sentence.split()
+        stems = [matched(w) for w in words]
+        for i in range(max(1, len(words) - DECIDING_WORDS + 1)) if words else ():
+            # in one order (sorted): a float sum in a set's order differs from run to run
+            weight = sum(weights[s] for s in sorted(set().union(*stems[i : i + DECIDING_WORDS])))
+            rank = (weight, weight > 0 and len(words) <= DECIDING_WORDS, i == 0)
+            if rank > best:
+                best, tokens, start = rank, words, i
+    end = start + DECIDING_WORDS
+    cut = " ".join(tokens[start:end])
+    return ("… " if start else "") + cut + (" …" if end < len(tokens) else "")
+
+
+def _key(reason: str) -> str:
+    return reason.key if isinstance(reason, Reason) else reason
+
+
+def _lifted(groups: tuple[str, ...]) -> Reason:
+    return Reason(
+        _("lifted above the other candidates by: {groups}").format(
+            groups=", ".join(_(GROUPS[g]) for g in groups)
+        ),
+        "lifted",
+        groups,
+    )
+
+
+def _idf(lex: Lexicon, stem: str) -> float:
+    docs = lex.postings.get(stem)
+    df = len(docs[0]) if docs else 0
+    return math.log(1 + (lex.count - df + 0.5) / (df + 0.5))
 
 
 def title(lib: Library, edition: str, rule: Rule) -> str:
@@ -162,11 +291,14 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
         )
     if reasons.get("judged"):
         why.append(
-            ngettext(
-                "{count} answer to players’ rules questions cites it",
-                "{count} answers to players’ rules questions cite it",
-                reasons["judged"],
-            ).format(count=reasons["judged"])
+            Reason(
+                ngettext(
+                    "{count} answer to players’ rules questions cites it",
+                    "{count} answers to players’ rules questions cite it",
+                    reasons["judged"],
+                ).format(count=reasons["judged"]),
+                "judged",
+            )
         )
     return why
 

@@ -358,7 +358,7 @@ def answer(lib: Library, text: str, found: Route, limit: int = 5) -> tuple[str, 
     """The newest English edition of the routed document, and the tournament entries that
     answer the question, best first, each saying which document it came from and why."""
     from crlookup.features.ask.analyzer import Analyzer
-    from crlookup.features.ask.explain import Answer
+    from crlookup.features.ask.explain import Answer, deciding
 
     an = Analyzer("en")
     written: dict[str, str] = {}  # a stem -> the question's word for it
@@ -368,8 +368,8 @@ def answer(lib: Library, text: str, found: Route, limit: int = 5) -> tuple[str, 
         written.setdefault(an.stem(word.lower()), word.lower())
     edition = lib.edition(lang="en", document=found.document).id
     out = []
-    for score, e, matched in rank(lib, text, found)[:limit]:
-        matched = [written.get(w, w) for w in matched]
+    for score, e, stems in rank(lib, text, found)[:limit]:
+        matched = [written.get(w, w) for w in stems]
         why = [found.why] if e.document == found.document else []
         if e.penalty:
             why.append(_("penalty: {penalty}").format(penalty=e.penalty))
@@ -378,5 +378,6 @@ def answer(lib: Library, text: str, found: Route, limit: int = 5) -> tuple[str, 
                 document=DOCUMENTS[e.document], words=", ".join(matched[:8]) or "-"
             )
         )
-        out.append(Answer(e.edition, e.number, e.title, e.text, round(score, 3), tuple(why)))
+        words = deciding(an, e.text, dict.fromkeys(stems, 1.0))
+        out.append(Answer(e.edition, e.number, e.title, e.text, round(score, 3), tuple(why), words))
     return edition, out
