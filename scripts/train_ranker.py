@@ -20,9 +20,9 @@ Training questions, each pair weighted so that a question counts its weight in a
     labels: the first link is right for about 0.6 of rulings), without the ruling itself among
     the card's evidence (weight RULING each, RULINGS of them drawn at random). No ruling of a
     card a kept-out question names is used.
-Levers measured and left out (README: How `ask` ranks): glossary definitions as questions,
-the Russian edition's examples, the StackExchange question titles, other weights and C,
-gradient-boosted trees.
+Levers measured and left out (docs/how-ask-works.md: How it ranks): glossary definitions as
+questions, the Russian edition's examples, the StackExchange question titles, other weights
+and C, gradient-boosted trees.
 No question of the development sets or the held-out set is trained on, nor any training question
 close to one of theirs (TF-IDF cosine >= NEAR over word unigrams and bigrams): those are
 dropped, and counted. Our own set is also measured by 5-fold cross-validation (each fold ranked

@@ -184,7 +184,7 @@ def _hits(library, name: str) -> tuple[float, float]:
     ],
 )
 def test_ask_answers_tournament_questions_from_their_document(library, name, floor):
-    """Each set's hit@1 and hit@5 (README: Tournament questions) stay at what was measured."""
+    """Each set's hit@1 and hit@5 (docs/tournament.md: Speed and quality) stay at what was measured."""
     hit1, hit5 = _hits(library, name)
     assert (hit1, hit5) >= floor and hit5 >= floor[1], (name, hit1, hit5)
 
