@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import CrlookupError, LibraryDamaged, NumberError, Unrepairable
+from crlookup.core.i18n import _
 from crlookup.library import reader
 
 if TYPE_CHECKING:
@@ -60,6 +61,19 @@ class Typed(NamedTuple):
     edition: str
     number: str | None = None
     card: str | None = None
+
+
+class Route(NamedTuple):
+    """The command a typed query goes to, and what it was read as ("a rule number")."""
+
+    command: str
+    reading: str
+
+
+def _document_name(text: str) -> str:
+    from crlookup.core import documents
+
+    return documents.DOCUMENTS[documents.split(text).document or "cr"]
 
 
 def _healing(method):
@@ -184,6 +198,39 @@ class Library(reader.Library):
         kind = "question" if _QUESTION.search(text) and len(text.split()) >= 3 else "words"
         return Typed(kind, text, lang, info.id, card=self._card_named(text))
 
+    def route(self, text: str, edition: str | None = None) -> Route:
+        """The command that answers whatever was typed (`crlookup <anything>`): a number
+        (a rule's, or "IPG 2.1") is looked up, a question asked, a glossary term defined, a
+        card's name (a face's, a short name: "Teferi") shown, and other words searched."""
+        from crlookup.core import documents, numbers
+        from crlookup.core.errors import CardQueryError, CardsUnavailable
+
+        text = text.strip()
+        if documents.split(text).document is not None:
+            return Route("rule", _("a rule of the {name}").format(name=_document_name(text)))
+        try:
+            numbers.parse(text.rstrip("."))
+        except NumberError:
+            pass
+        else:
+            return Route("rule", _("a rule number"))
+        typed = self.typed(text, edition)
+        if typed.kind == "question":
+            return Route("ask", _("a question"))
+        bare = text.rstrip("?!.:; ")  # "trample?": the term
+        headwords = {h.casefold() for h in self.headwords(self.glossary_edition(typed.lang))}
+        if bare.casefold() in headwords:
+            return Route("define", _("a glossary term"))
+        if typed.card is not None:
+            return Route("card", _("a card's name"))
+        try:
+            named = self.cards().named(bare) if len(bare) >= 3 else None
+        except (CardQueryError, CardsUnavailable):
+            named = None
+        if named is not None:
+            return Route("card", _("a card's name"))
+        return Route("search", _("words"))
+
     def _card_named(self, text: str) -> str | None:
         """The card `text` names exactly (its name, or a face's), if any."""
         from crlookup.core.errors import CardQueryError, CardsUnavailable
@@ -191,11 +238,13 @@ class Library(reader.Library):
         if len(text) < 3:
             return None
         try:
-            found = self.cards().find(text)
+            found = self.cards().named(text)
         except (CardQueryError, CardsUnavailable):
             return None
         return (
-            found.card.name if found.card is not None and found.how in ("exact", "face") else None
+            found.card.name
+            if found is not None and found.card is not None and found.how in ("exact", "face")
+            else None
         )
 
     # -------------------------------------------------------------------- commands
@@ -228,8 +277,10 @@ class Library(reader.Library):
     def parallel(self, number: str, langs: tuple[str, str], edition: str | None = None) -> Parallel:
         """The rule and its subrules beside their counterparts (`crlookup rule --parallel`)."""
         from crlookup import bilingual
+        from crlookup.core import documents
 
-        return bilingual.parallel(self, number, langs, edition)
+        document = documents.split(number).document or "cr"
+        return bilingual.parallel(self, number, langs, self.edition_id(edition, langs[0], document))
 
     @_healing
     def search(
@@ -249,6 +300,7 @@ class Library(reader.Library):
         entries ("mtr", "ipg", "jar") or every document's ("all")."""
         from crlookup.features import search
 
+        edition = self.edition_id(edition, lang, "cr" if document == "all" else document)
         found = search.search(
             self,
             query,
@@ -274,6 +326,7 @@ class Library(reader.Library):
         glossary is also searched through the English names of its terms."""
         from crlookup.features import definitions
 
+        edition = self.edition_id(edition, lang)
         found = definitions.lookup(self, term, lang, edition)
         if not found.found and self.edition(found.edition).lang != "en":
             from crlookup import bilingual
@@ -293,7 +346,7 @@ class Library(reader.Library):
         """What changed from edition `old` to `new` (`crlookup diff`)."""
         from crlookup.features import diff
 
-        return diff.diff(self, old, new, section, words)
+        return diff.diff(self, self.edition(old).id, self.edition(new).id, section, words)
 
     @_healing
     def history(self, number: str, edition: str | None = None) -> History:
@@ -320,7 +373,7 @@ class Library(reader.Library):
         from crlookup.features import ask
 
         own = ask.detect_lang(question)
-        target = self.edition(edition) if edition else self.edition(lang=lang or own)
+        target = self.edition(edition, lang=lang or own)
         searched = target if target.lang == own else self.edition(lang=own)
         asked = ask.ask(self, question, searched.id, limit)
         if searched.id != target.id and asked.searched == searched.id:  # not another document's
@@ -372,7 +425,6 @@ def _rebuilt(
     """The library of `root` rebuilt, the one at `path` being damaged; `Unrepairable` naming
     the folder and the way out if it cannot be."""
     from crlookup.build import pipeline
-    from crlookup.core.i18n import _
 
     try:
         return pipeline.rebuild(root, progress=progress)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import conftest
 import pytest
 from click.testing import CliRunner
 from conftest import OFFICIAL
+from rich.text import Text
 
 from crlookup.ui.cli import cli
 
@@ -41,11 +43,11 @@ def test_every_command_has_help_with_an_example():
 def test_rule_exact_output():
     assert run("rule", "100.1").output == (
         "en-2026-08-07\n"
-        "100.1 These Magic rules apply to any Magic game with two or more players,\n"
-        "including two-player games and multiplayer games.\n"
+        "100.1 These Magic rules apply to any Magic game with two or more players, including "
+        "two-player games and multiplayer games.\n"
         "  100.1a A two-player game is a game that begins with only two players.\n"
-        "  100.1b A multiplayer game is a game that begins with more than two players.\n"
-        "  See section 8, “Multiplayer Rules.”\n"
+        "  100.1b A multiplayer game is a game that begins with more than two players. "
+        "See section 8, “Multiplayer Rules.”\n"
         "\n"
         "Cites: section 8\n"
     )
@@ -78,7 +80,7 @@ def test_rule_in_another_edition():
     out = run("rule", "119.1a", "--edition", "en-2019-01-25").output
     assert out == (
         "en-2019-01-25\n"
-        "119.1a Damage can't be dealt to an object that's neither a creature nor a\n"
+        "119.1a Damage can't be dealt to an object that's neither a creature nor a "
         "planeswalker.\n"
     )
 
@@ -115,8 +117,65 @@ def test_malformed_rule_number(bad):
 
 
 def test_unknown_edition():
-    result = run("rule", "100.1", "--edition", "en-2030-01-01", code=1)
-    assert result.error == "no edition en-2030-01-01; nearest: en-2026-08-07, en-2026-06-19\n"
+    result = run("rule", "100.1", "--edition", "en-2026-08-08-po", code=1)
+    assert result.error.startswith("no edition en-2026-08-08-po; nearest: en-2026-08-07, ")
+    early = run("rule", "100.1", "--edition", "en-1990-01-01", code=1).error
+    assert early == (
+        "no edition (en) in force on 1990-01-01: the first took effect on 2003-03-15; "
+        "nearest: en-2003-03-15\n"
+    )
+    assert run("rule", "100.1", "--edition", "2026-02-30", code=2).error == (
+        "not a date: '2026-02-30' (expected YYYY-MM-DD)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "alias, edition",
+    [
+        ("latest", "en-2026-08-07"),
+        ("previous", "en-2026-06-19"),
+        ("2019-03-01", "en-2019-01-25"),  # in force that day: the edition of January 25
+        ("2019-01-25", "en-2019-01-25"),  # the day it took effect
+        ("2019-01-24", "en-2018-10-05"),
+        ("2040-01-01", "en-2026-08-07"),  # the newest the library has
+        ("ru-latest", "ru-2019-01-25"),
+        ("ru-2020-06-01", "ru-2019-01-25"),
+        ("Latest", "en-2026-08-07"),
+    ],
+)
+def test_edition_aliases_and_dates(alias, edition):
+    assert json.loads(run("rule", "100.1", "--edition", alias, "--json").output)["edition"] == (
+        edition
+    )
+
+
+def test_edition_aliases_everywhere():
+    assert json.loads(run("rule", "IPG 2.1", "--edition", "latest", "--json").output)[
+        "edition"
+    ] == ("ipg-2024-09-23")
+    assert json.loads(run("rule", "IPG 2.1", "--edition", "previous", "--json").output)[
+        "edition"
+    ] == ("ipg-2020-04-17")
+    assert json.loads(run("rule", "100.1", "--lang", "ru", "--edition", "latest", "--json").output)[
+        "edition"
+    ] == ("ru-2019-01-25")
+    found = json.loads(run("diff", "previous", "latest", "--summary", "--json").output)
+    assert found["total"]["added"] > 0
+    data = json.loads(run("diff", "2026-07-01", "latest", "--json").output)
+    assert (data["old"], data["new"]) == ("en-2026-06-19", "en-2026-08-07")
+    steps = json.loads(run("history", "702.19b", "--edition", "2019-03-01", "--json").output)
+    assert steps["edition"] == "en-2019-01-25"
+    assert json.loads(run("define", "ward", "--edition", "2024-01-01", "--json").output)[
+        "edition"
+    ] == ("en-2023-11-17")
+    hits = json.loads(run("search", "trample", "--edition", "previous", "--json").output)["hits"]
+    assert {h["edition"] for h in hits} == {"en-2026-06-19"}
+    assert run("rule", "100.1", "--edition", "ru-2018-01-01", code=1).error.startswith(
+        "no edition (ru) in force on 2018-01-01: the first took effect on 2019-01-25"
+    )
+    assert run("rule", "IPG 2.1", "--edition", "ipg-2019-01-01", code=1).error.startswith(
+        "no edition (IPG, en) in force on 2019-01-01"
+    )
 
 
 def test_editions_json():
@@ -218,7 +277,10 @@ def test_export_jsonl():
 
 
 def test_export_unknown_edition():
-    assert run("export", "en-1999-01-01", code=1).error.startswith("no edition en-1999-01-01")
+    assert run("export", "en-1999-01-01", code=1).error.startswith(
+        "no edition (en) in force on 1999-01-01"
+    )
+    assert run("export", "en-1999-01-01-po", code=1).error.startswith("no edition en-1999-01-01-po")
 
 
 def test_ingest(private_home, tmp_path):
@@ -476,7 +538,8 @@ def test_search_widens_to_older_editions():
     [
         (["search", "xyzzyqqq"], 1, "no results for 'xyzzyqqq'"),
         (["search", "--section", "abc", "damage"], 2, "not a rule number: 'abc'"),
-        (["search", "trample", "--edition", "en-1990-01-01"], 1, "no edition en-1990-01-01"),
+        (["search", "trample", "--edition", "en-1990-01-01"], 1, "no edition (en) in force"),
+        (["search", "trample", "--edition", "en-2026-08-08-po"], 1, "no edition en-2026-08-08"),
         (["search", "trample", "--lang", "xx"], 1, "no edition in language 'xx'"),
         (
             ["search", "trample", "--edition", "ru-2019-01-25", "--lang", "en"],
@@ -506,8 +569,8 @@ def test_define_exact_output():
     assert run("define", "lethal", "damage").output == (
         "en-2026-08-07\n"
         "Lethal Damage\n"
-        "  An amount of damage greater than or equal to a creature’s toughness. See rules\n"
-        "  120.4a, 120.6, 510.1, and 704.5g.\n"
+        "  An amount of damage greater than or equal to a creature’s toughness. See rules "
+        "120.4a, 120.6, 510.1, and 704.5g.\n"
     )
 
 
@@ -555,7 +618,9 @@ def test_refs_both_ways():
 
 def test_refs_output():
     out = run("refs", "702.19").output
-    assert out.startswith("en-2026-08-07\n702.19 Trample\n\ncites (2)\n  506.4c If a creature")
+    assert out.startswith(
+        "en-2026-08-07\n702.19 Trample\n\ncites (2)\n  506.4c (from 702.19e) If a creature"
+    )
     assert "cited by (2)\n  glossary Trample A keyword ability" in out
 
 
@@ -660,6 +725,10 @@ def test_history_json():
         "typography": False,
         "diff": None,
         "main": True,
+        "merged_from": None,
+        "split_from": None,
+        "split_into": None,
+        "subrules": None,
     }
     assert all({"edition", "number", "change"} <= set(d) for d in data)
     july = next(d for d in data if d["edition"] == "en-2009-07-11")
@@ -674,14 +743,19 @@ def test_history_output():
     out = run("history", "502.9", "--edition", "en-2009-02-01").output
     assert out.splitlines()[:3] == [
         "2003-03-15  en-2003-03-15         502.9  first appears",
-        "    … its words unchanged in 24 editions",
-        "2009-07-11  en-2009-07-11         702.17  renumbered from 502.9",
+        (
+            "2003-07-01  en-2003-07-01         502.9  subrules changed: 502.9a; removed: 502.9d; "
+            "renumbered: 502.9e→502.9d, 502.9f→502.9e, 502.9g→502.9f"
+        ),
+        "2003-10-01  en-2003-10-01         502.9  subrules changed: 502.9d, 502.9e",
     ]
+    assert "2009-07-11  en-2009-07-11         702.17  renumbered from 502.9" in out
     assert "2013-07-13  en-2013-07-11         702.19  renumbered from 702.18" in out
     assert out.splitlines()[-1] == "2026-08-07  en-2026-08-07         702.19  in force"
     # --all: every edition, the unchanged ones and those beside the main line too
     every = run("history", "502.9", "--edition", "en-2009-02-01", "--all").output.splitlines()
-    assert len(every) == len(json.loads(run("history", "702.19", "--json").output)["steps"])
+    dated = [line for line in every if not line.startswith("    ")]  # not a note below a step
+    assert len(dated) == len(json.loads(run("history", "702.19", "--json").output)["steps"])
     assert "2009-02-01  en-2009-02-01-flat    502.9  unchanged" in every
     changed = run("history", "702.19b").output
     assert "[-he or she chooses-] {+they choose+}" in changed
@@ -715,12 +789,13 @@ def test_parallel_same_date_and_missing_side():
 
 
 def test_parallel_view():
-    out = run("rule", "702.2", "--parallel", "en,pl").output
-    lines = out.splitlines()
-    assert lines[0].split() == ["en-2026-08-07", "pl-2013-11-01"]
-    assert lines[1].split() == ["702.2", "Deathtouch", "702.2", "Dotyk", "śmierci"]
-    assert "702.2a: not in pl-2013-11-01" in out
+    out = run("rule", "702.2", "--parallel", "en,pl").output  # not a terminal: no columns
+    assert out.startswith(
+        "en-2026-08-07 / pl-2013-11-01\n\n702.2 Deathtouch\n702.2 Dotyk śmierci\n\n"
+        "702.2a Deathtouch is a static ability.\n702.2a: not in pl-2013-11-01\n"
+    )
     assert out.rstrip().endswith("differ from en-2026-08-07.")
+    assert not any(line.endswith(" ") for line in out.splitlines())
 
 
 def test_rule_in_russian():
@@ -846,18 +921,19 @@ def test_card_exact_output():
         "  Reach (This creature can block creatures with flying.)\n"
         "\n"
         "Rulings  (Gatherer, to October 2018; an older ruling may predate a rules change)\n"
-        "  2008-04-01  This card now uses the Reach keyword ability to enable the\n"
-        "              blocking of flying creatures. This works because a creature with\n"
-        "              flying can only be blocked by creatures with flying or reach.\n"
+        "  2008-04-01  This card now uses the Reach keyword ability to enable the blocking of "
+        "flying creatures. This works because a creature with flying can only be blocked by "
+        "creatures with flying or reach.\n"
         "\n"
         "Rules behind it  en-2026-08-07\n"
-        "  keyword  Reach     702.17  Reach is a static ability. A creature with flying\n"
-        "                             can’t be blocked except by creatures with flying\n"
-        "                             and/or reach.\n"
+        "  keyword  Reach     702.17  Reach is a static ability. A creature with flying can’t "
+        "be blocked except by creatures with flying and/or reach.\n"
         "  type     Creature  302     A card type. A creature is a permanent.\n"
         "  type     Spider    205.3m  creature types\n"
-        "  term     block     509     To send a creature into combat defensively. A crea…\n"
-        "  term     flying    702.9   A keyword ability that restricts how a creature ma…\n"
+        "  term     block     509     To send a creature into combat defensively. A creature "
+        "can block an attacking creature.\n"
+        "  term     flying    702.9   A keyword ability that restricts how a creature may be "
+        "blocked.\n"
     )
 
 
@@ -931,8 +1007,8 @@ def test_card_rulings():
     out = without_ruling_rules(run("card", "Blood Moon").output)
     assert (
         "Rulings  (Gatherer, to October 2018; an older ruling may predate a rules change)\n"
-        '  2018-03-16  If a nonbasic land has an ability that triggers "when" it enters\n'
-        "              the battlefield, it will lose that ability before it triggers.\n"
+        '  2018-03-16  If a nonbasic land has an ability that triggers "when" it enters the '
+        "battlefield, it will lose that ability before it triggers.\n"
         "  2018-03-16  Nonbasic lands will lose"
     ) in out
     assert out.index("Rulings  (") < out.index("Rules behind it")
@@ -1015,8 +1091,8 @@ def test_search_cards_by_any_faces_text_and_rulings():
     out = run("search", "--cards", "--rulings", *query, "--limit", "2").output
     assert out.startswith(
         "Blood Moon  {2}{R}  Enchantment\n"
-        '  ruling 2018-03-16: If a nonbasic land has an ability that triggers "when" it\n'
-        "  enters the battlefield, it will lose that ability before it triggers.\n"
+        '  ruling 2018-03-16: If a nonbasic land has an ability that triggers "when" it enters '
+        "the battlefield, it will lose that ability before it triggers.\n"
     )
     data = json.loads(run("search", "--cards", "--rulings", *query, "--json").output)
     moon = next(h for h in data["hits"] if h["name"] == "Blood Moon")
@@ -1163,3 +1239,181 @@ def test_only_ask_loads_the_embedding_model(args):
 def test_only_browse_imports_textual(args):
     """Textual is the browser's alone: no other command pays for importing it."""
     imports_none_of(args, packages=("textual",))
+
+
+# --------------------------------------------------------------------------- crlookup <anything>
+
+
+@pytest.mark.parametrize(
+    "typed, command, first_line",
+    [
+        (["702.19"], "rule", "en-2026-08-07"),
+        (["702.19b."], "rule", "en-2026-08-07"),
+        (["IPG", "2.1"], "rule", "ipg-2024-09-23"),
+        (["CR 702.19b"], "rule", "en-2026-08-07"),
+        (["deathtouch"], "define", "en-2026-08-07"),
+        (["Combat", "Damage"], "define", "en-2026-08-07"),
+        (["giant", "spider"], "card", "Giant Spider  {3}{G}"),
+        (["Stomp"], "card", "Bonecrusher Giant // Stomp  (adventure)"),
+        (["Teferi"], "card", "'Teferi' fits 10 cards:"),
+        (["can I sacrifice a creature that is blocking?"], "ask", "Read as: sacrifice"),
+        (["first", "strike", "damage", "assignment", "order"], "search", None),
+    ],
+)
+def test_anything_goes_to_its_command(typed, command, first_line):
+    result = run(*typed)
+    text = " ".join(typed)
+    assert result.error.startswith("crlookup: "), result.error
+    assert f": crlookup {command} " in result.error.splitlines()[0]
+    if first_line:
+        assert result.output.startswith(first_line)
+    explicit = run(command, *([text] if command == "rule" else typed))
+    assert result.output == explicit.output  # the same as naming the command
+
+
+def test_anything_with_options_and_json():
+    routed = run("702.19", "--json")
+    assert routed.error == ""  # a script is told nothing on stderr
+    assert json.loads(routed.output) == json.loads(run("rule", "702.19", "--json").output)
+    assert json.loads(run("702.19", "--edition", "previous", "--json").output)["edition"] == (
+        "en-2026-06-19"
+    )
+    missing = run("702.999", code=1)
+    assert missing.error.splitlines()[-1].startswith("no rule 702.999 in en-2026-08-07; nearest:")
+    assert run("xyzzyqqq", code=1).error.splitlines()[-1] == "no results for 'xyzzyqqq'"
+    assert run("   ", code=2).error == "crlookup: an empty argument\n"
+    assert "No such command 'rul'" in run("rul", "702.19", code=2).error  # a command mistyped
+
+
+def test_anything_a_loosely_named_card():
+    """Words no rule has, but a card's name spelt loosely: the card."""
+    result = run("teferi", "hero")
+    assert "no rule has these words; a card's name?" in result.error
+    assert result.output.startswith("showing Teferi, Hero of Dominaria for 'teferi hero'")
+
+
+# --------------------------------------------------------------------------- output to copy
+
+
+def test_output_not_on_a_terminal_is_one_line_per_paragraph():
+    out = run("rule", "702.19b").output
+    assert "\n702.19b The controller of an attacking creature with trample first assigns " in (
+        "\n" + out
+    )
+    text = json.loads(run("rule", "702.19b", "--json").output)["text"]
+    assert f"702.19b {text}\n" in out  # the whole paragraph on one line
+    assert not any(line != line.rstrip() for line in out.splitlines())
+    editions = run("editions").output
+    assert not any(line != line.rstrip() for line in editions.splitlines())
+
+
+def test_cite():
+    out = run("rule", "702.19b", "--cite").output
+    assert out.endswith("\nCR 702.19b (August 7, 2026)\nhttps://magic.wizards.com/en/rules\n")
+    ru = run("rule", "702.19b", "--cite", "--lang", "ru").output
+    assert ru.endswith("\nCR 702.19b (ru, January 25, 2019)\n")  # a translation: no page
+    ipg = run("rule", "IPG 2.1", "--cite", "--edition", "previous").output
+    assert ipg.endswith("\nIPG 2.1 (April 17, 2020)\nhttps://wpn.wizards.com/en/rules-documents\n")
+    data = json.loads(run("rule", "702.19b", "--cite", "--json").output)["citation"]
+    assert data["text"] == "CR 702.19b (2026-08-07)" and data["url"].startswith("https://")
+    assert "citation" not in json.loads(run("rule", "702.19b", "--json").output)
+
+
+def test_refs_name_the_subrule_cited():
+    out = run("refs", "613").output
+    assert "\n  122.1a (cites 613.4c) A +X/+Y counter" in out
+    assert "\n  604.3 (from 613.3, 613.4a) Some static abilities" in out
+    assert "\n  110.3 A nontoken permanent’s characteristics" in out  # cites 613 itself
+    data = json.loads(run("refs", "613", "--json").output)
+    cited_by = {c["number"]: c["via"] for c in data["cited_by"]}
+    assert cited_by["122.1a"] == ["613.4c"] and cited_by["110.3"] == []
+    longest = max(len(c["preview"]) for c in data["cited_by"])
+    assert 100 < longest <= 300  # the view cuts it to the terminal's width
+
+
+@pytest.mark.parametrize("color, coloured", [("always", True), ("never", False), ("auto", False)])
+def test_color_choice(color, coloured):
+    result = CliRunner().invoke(cli, ["rule", "702.19", "--color", color], env={"NO_COLOR": ""})
+    assert result.exit_code == 0
+    assert ("\x1b[" in result.stdout) is coloured
+
+
+def test_no_color_means_no_styles_on_a_terminal(monkeypatch):
+    from crlookup.ui import render
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    monkeypatch.setenv("NO_COLOR", "1")
+    console = render.console()
+    console.print(Text("bold", "bold cyan"))
+    assert sys.stdout.getvalue() == "bold\n"
+    monkeypatch.delenv("NO_COLOR")
+    render.console(color="auto").print(Text("bold", "bold cyan"))
+    assert "\x1b[" in sys.stdout.getvalue()
+
+
+@pytest.mark.parametrize(
+    "env, styles, less",
+    [
+        ({}, True, "FRX"),  # LESS unset: less is told to show colours
+        ({"LESS": "-R"}, True, "-R"),
+        ({"LESS": "-S"}, False, "-S"),  # told otherwise: no styles, no escape codes shown
+        ({"PAGER": "more"}, False, "FRX"),
+        ({"PAGER": "/usr/bin/less -S"}, True, "FRX"),
+    ],
+)
+def test_pager_shows_colours_or_none(env, styles, less):
+    from crlookup.ui.cli import pager_styles
+
+    assert pager_styles(env) is styles
+    assert env["LESS"] == less
+
+
+def test_json_errors_on_stdout():
+    missing = run("rule", "702.999", "--json", code=1)
+    data = json.loads(missing.output)
+    assert data["code"] == 1 and data["suggestions"] == ["702.99", "702.9", "702.195"]
+    assert data["error"].startswith("no rule 702.999 in en-2026-08-07")
+    assert missing.error.startswith("no rule 702.999")  # and said on stderr, as always
+    bad = json.loads(run("rule", "abc", "--json", code=2).output)
+    assert bad["code"] == 2 and bad["error"].startswith("not a rule number: 'abc'")
+    empty = json.loads(run("search", "xyzzyqqq", "--json", code=1).output)
+    assert empty["hits"] == []  # the command's own JSON, not a second document
+
+
+def test_define_says_not_found_rather_than_another_term():
+    result = run("define", "ward", "--lang", "ru", code=1)  # no ward in the 2019 translation
+    assert result.output == ""
+    assert result.error.startswith("no glossary term or keyword 'ward' in ru-2019-01-25; nearest:")
+    data = json.loads(run("define", "ward", "--lang", "ru", "--json", code=1).output)
+    assert data["suggestions"] and "ward" not in data["suggestions"]
+    assert run("define", "deathtuch").output.startswith(  # a misspelling is still read
+        "en-2026-08-07\nno exact match; closest: Deathtouch\n"
+    )
+
+
+def test_diff_summary_lists_changed_sections():
+    out = run("diff", "en-2026-06-19", "en-2026-08-07", "--summary").output
+    counts = json.loads(run("diff", "en-2026-06-19", "en-2026-08-07", "--summary", "--json").output)
+    changed = [s for s, c in counts["sections"].items() if c["unchanged"] != sum(c.values())]
+    rows = [line.split()[0] for line in out.splitlines()[2:] if len(line.split()) == 8]
+    assert rows.pop() == "total"
+    assert rows == changed and 0 < len(rows) < 20
+    unchanged = len(counts["sections"]) - len(changed)
+    assert f"\n{unchanged} sections unchanged (not listed)\n" in out
+
+
+def test_shell_completion_of_editions():
+    env = {
+        "_CRLOOKUP_COMPLETE": "bash_complete",
+        "COMP_WORDS": "crlookup rule 702.19 --edition ru",
+        "COMP_CWORD": "4",
+    }
+    result = CliRunner().invoke(cli, [], env=env, prog_name="crlookup")
+    assert result.output.split() == ["plain,ru-latest", "plain,ru-previous", "plain,ru-2019-01-25"]
+    env["COMP_WORDS"], env["COMP_CWORD"] = "crlookup diff la", "2"
+    result = CliRunner().invoke(cli, [], env=env, prog_name="crlookup")
+    assert result.output.split() == ["plain,latest"]

@@ -75,3 +75,72 @@ def test_search_snippet_markers():
     t = render.marked("a \x01trample\x02 b")
     assert t.plain == "a trample b"
     assert [(t.plain[s.start : s.end], s.style) for s in t.spans] == [("trample", "bold reverse")]
+
+
+def _asked():
+    from crlookup.features.ask import Answer, Asked, Question
+    from crlookup.features.ask.explain import Reason, _lifted
+
+    text = "A creature remains blocked even if all the creatures blocking it are removed."
+    answers = [
+        Answer(
+            "en-2026-08-07",
+            number,
+            "Declare Blockers Step",
+            text,
+            score,
+            (*own, "words matched: blocking", Reason(f"{n} answers cite it", "judged"), lifted),
+            text,
+        )
+        for number, score, n, own, lifted in [
+            ("509.1h", 1.0, 18, (), _lifted(("words", "meaning"))),
+            (
+                "509.1b",
+                0.3,
+                14,
+                ("keyword ability “Reach” (702.17) recognised",),
+                _lifted(("meaning",)),
+            ),
+            ("509.1a", 0.151, 7, (), _lifted(("meaning", "answers"))),
+        ]
+    ]
+    return Asked(
+        Question("q", "en", (), (), (), ()),
+        "en-2026-08-07",
+        answers,
+        ("block (glossary term 509)",),
+    )
+
+
+def test_answers_say_what_they_share_once_and_no_scores():
+    text = printed(render.AnswersView(_asked()), width=200)
+    assert text.startswith(
+        "Read as: block (glossary term 509)\nAll answers: words matched: blocking\n\n"
+        "1. 509.1h Declare Blockers Step  en-2026-08-07\n"
+    )
+    assert "score" not in text and "0.3" not in text and "0.151" not in text
+    assert text.count("words matched") == 1
+    assert "answers cite it" not in text  # a count each gives: no reason of one answer
+    assert "closeness in meaning" not in text  # lifted all three
+    assert "   · keyword ability “Reach” (702.17) recognised\n" in text
+    assert "   · lifted above the other candidates by: the question’s words\n" in text
+    assert (
+        "   · lifted above the other candidates by: what answers to players’ questions cite\n"
+        in text
+    )
+
+
+def test_brief_answers_fit_a_terminal():
+    asked = _asked()
+    wide = printed(
+        render.BriefAnswersView(asked), width=200, force_terminal=True, color_system=None
+    )
+    assert wide.splitlines()[0] == (
+        "1. 509.1h Declare Blockers Step: A creature remains blocked even if all the creatures "
+        "blocking it are removed."
+    )
+    lines = printed(
+        render.BriefAnswersView(asked), width=40, force_terminal=True, color_system=None
+    ).splitlines()
+    assert [line[:10] for line in lines] == ["1. 509.1h ", "2. 509.1b ", "3. 509.1a "]
+    assert all(len(line) == 40 and line.endswith("…") for line in lines), lines

@@ -34,6 +34,7 @@ class Definitions:
     query: str
     edition: str
     found: tuple[Definition, ...]
+    nearest: tuple[str, ...] = ()  # found nothing: the names nearest to the query
 
     def to_dict(self) -> dict:
         e = self.edition
@@ -65,16 +66,39 @@ def lookup(
     else:
         lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
         edition = lib.glossary_edition(lang)
-    return Definitions(term, edition, tuple(define(lib, edition, term)))
+    found = tuple(define(lib, edition, term))
+    return Definitions(term, edition, found, () if found else tuple(nearest(lib, edition, term)))
 
 
 def not_found(found: Definitions) -> NotFound:
-    """The error for a look-up that found nothing."""
+    """The error for a look-up that found nothing, with the nearest names there are."""
     return NotFound(
         _("no glossary term or keyword {term!r} in {edition}").format(
             term=found.query, edition=found.edition
-        )
+        ),
+        list(found.nearest),
     )
+
+
+#: How alike (rapidfuzz's ratio) a misspelt name must be to a name to be read as it:
+#: "deathtuch" is deathtouch (95); "ward" is not "card" (75), in an edition without ward.
+#: A short name needs more: one letter of four is a quarter of it.
+MISSPELT = 85
+MISSPELT_SHORT = 90
+SHORT = 5
+
+
+def _misspelt(wanted: str, score: float) -> bool:
+    return score >= (MISSPELT_SHORT if len(wanted) <= SHORT else MISSPELT)
+
+
+def nearest(lib: Library, edition: str, term: str, limit: int = 3) -> list[str]:
+    """The names of `edition`'s glossary and keywords nearest to `term` (no answer of them)."""
+    from rapidfuzz import fuzz, process
+
+    names = [n for n in lib.names(edition) if len(n) > 2]
+    found = process.extract(fold(term), names, scorer=fuzz.ratio, limit=limit, score_cutoff=60)
+    return [name for name, _score, _ in found]
 
 
 def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Definition]:
@@ -88,7 +112,7 @@ def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Defini
 
         names = [n for n in lib.names(edition) if len(n) > 2]
         found = process.extract(wanted, names, scorer=fuzz.ratio, limit=limit * 2, score_cutoff=75)
-        matches = [(name, float(score)) for name, score, _ in found]
+        matches = [(name, float(score)) for name, score, _ in found if _misspelt(wanted, score)]
     out: list[Definition] = []
     seen: set = set()
     for name, score in matches:

@@ -19,6 +19,11 @@ class Cited(NamedTuple):
     depth: int
     preview: str
     edition: str = ""
+    via: tuple[str, ...] = ()  # a direct one: the rule's own entries (its subrules) it links
+
+
+#: A preview's length: a line of a wide terminal (the view cuts it to the one it is shown on).
+PREVIEW = 300
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class Citations:
                 "edition": c.edition or self.edition,
                 "depth": c.depth,
                 "preview": c.preview,
+                "via": list(c.via),
             }
 
         return {
@@ -80,27 +86,30 @@ def citations(lib: Library, edition: str, number: str, depth: int = 1) -> Citati
 
     from crlookup.core.errors import CrlookupError
 
-    def cited(found: list[tuple[str, int]]) -> tuple[Cited, ...]:
+    def cited(found: list[tuple[str, int]], links: dict[str, list[str]]) -> tuple[Cited, ...]:
         out = []
         for n, d in found:
+            via = tuple(links.get(n, ())) if d == 1 else ()
+            via = () if via == (number,) else via
             if not _elsewhere(n):  # this edition's
-                out.append(Cited(n, d, lib.preview(edition, n)))
+                out.append(Cited(n, d, lib.preview(edition, n, PREVIEW), via=via))
                 continue
             try:  # another document's, in its newest edition
                 there, rule = lib.entry(n)
             except CrlookupError:
-                out.append(Cited(n, d, ""))
+                out.append(Cited(n, d, "", via=via))
                 continue
-            out.append(Cited(n, d, lib.preview(there, rule.number), there))
+            out.append(Cited(n, d, lib.preview(there, rule.number, PREVIEW), there, via))
         return tuple(out)
 
+    outgoing, incoming = lib.citing(edition, number)
     return Citations(
         edition,
         number,
-        lib.preview(edition, number),
+        lib.preview(edition, number, PREVIEW),
         depth,
-        cited(walk(lib, edition, number, depth, outgoing=True)),
-        cited(walk(lib, edition, number, depth, outgoing=False)),
+        cited(walk(lib, edition, number, depth, outgoing=True), outgoing),
+        cited(walk(lib, edition, number, depth, outgoing=False), incoming),
     )
 
 

@@ -525,15 +525,9 @@ class Cards:
         """The card a name means (see the module docstring for how names are matched)."""
         query = check_name(query)
         key = name_key(query)
-        rows = self.by_key(key)
-        if rows:
-            best = rows[0][1]
-            ids = [i for i, kind, _a in rows if kind == best]
-            paper = [i for i, kind, alchemy in rows if kind == best and not alchemy]
-            if len(paper) == 1 or len(ids) == 1:
-                how = ("exact", "face", "partial")[best]
-                return Found(query, self.get((paper or ids)[0]), how, [])
-            return Found(query, None, "ambiguous", self._candidates(ids, 100.0))
+        named = self.named(query)
+        if named is not None:
+            return named
         ids = self._prefixed(key)
         if ids:
             paper = self._paper(ids)
@@ -541,6 +535,22 @@ class Cards:
                 return Found(query, self.get(paper[0]), "partial", [])
             return Found(query, None, "ambiguous", self._candidates(paper or ids, 90.0))
         return self._fuzzy(query, key)
+
+    def named(self, query: str) -> Found | None:
+        """The card (or cards) a name names as it is: a card's whole name, a face's or a
+        short name ("Teferi"); None if it names none (then `find` tries prefixes and
+        spellings)."""
+        query = check_name(query)
+        rows = self.by_key(name_key(query))
+        if not rows:
+            return None
+        best = rows[0][1]
+        ids = [i for i, kind, _a in rows if kind == best]
+        paper = [i for i, kind, alchemy in rows if kind == best and not alchemy]
+        if len(paper) == 1 or len(ids) == 1:
+            how = ("exact", "face", "partial")[best]
+            return Found(query, self.get((paper or ids)[0]), how, [])
+        return Found(query, None, "ambiguous", self._candidates(ids, 100.0))
 
     def _paper(self, ids: list[int]) -> list[int]:
         rows = self.db.execute(

@@ -27,6 +27,26 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+def edition_ids(root: str) -> list[tuple[str, str, str]]:
+    """(id, language, document) of each edition of the library in use, read without building
+    one (none yet: none), for shell completion."""
+    import sqlite3
+
+    path = current(root)
+    if path is None:
+        return []
+    try:
+        db = sqlite3.connect(f"file:{os.path.join(path, DB)}?mode=ro", uri=True)
+        try:
+            return db.execute(
+                "SELECT id, lang, document FROM editions ORDER BY date DESC"
+            ).fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return []
+
+
 def current(root: str) -> str | None:
     """The library in use, if there is one."""
     try:

@@ -13,13 +13,20 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core import documents, numbers
-from crlookup.core.errors import CardsUnavailable, LibraryDamaged, NotFound, NumberError
+from crlookup.core.errors import (
+    BadInput,
+    CardsUnavailable,
+    LibraryDamaged,
+    NotFound,
+    NumberError,
+)
 from crlookup.core.i18n import _
 from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
 from crlookup.library.database import INDEX_DIR
@@ -39,6 +46,15 @@ def sort_string(number: str) -> str:
     if n.letters:
         parts.append(f"{len(n.letters)}{n.letters}")
     return ".".join(parts)
+
+
+#: Where Wizards publishes each document.
+OFFICIAL_PAGES = {
+    "cr": "https://magic.wizards.com/en/rules",
+    "mtr": "https://wpn.wizards.com/en/rules-documents",
+    "ipg": "https://wpn.wizards.com/en/rules-documents",
+    "jar": "https://wpn.wizards.com/en/rules-documents",
+}
 
 
 class EditionInfo(NamedTuple):
@@ -61,6 +77,16 @@ class EditionInfo(NamedTuple):
         """Wizards' own file, as published (not a conversion, a scrape or a translation): the
         CR's text file, or a tournament document's PDF."""
         return self.format in ("text", "archive", "tournament_pdf")
+
+    @property
+    def url(self) -> str | None:
+        """Where Wizards publishes it, for an edition that is Wizards' own file (the page of
+        the current edition and its predecessors), or the address it was downloaded from."""
+        if self.source.startswith(("https://", "http://")):
+            return self.source
+        if not self.official:
+            return None
+        return OFFICIAL_PAGES.get(self.document)
 
     def to_dict(self) -> dict:
         return {
@@ -144,19 +170,41 @@ class RuleLookup(NamedTuple):
     twins: tuple[Rule, ...] = ()
     document: str = "cr"
 
-    def to_dict(self, annotations: bool = False) -> dict:
+    def to_dict(self, annotations: bool = False, citation: Citation | None = None) -> dict:
         """The JSON of `crlookup rule`; with `annotations`, the judges' commentary beside
-        each entry that has some (the annotated MTR)."""
+        each entry that has some (the annotated MTR); with `citation`, how to cite it."""
         data = {"document": self.document, **self.rule.to_dict(self.edition)}
         data["children"] = [r.to_dict(self.edition) for r in self.below]
         data["cited_by"] = list(self.cited_by)
         if self.twins:
             data["twins"] = [r.to_dict(self.edition) for r in self.twins]
+        if citation is not None:
+            data["citation"] = citation.to_dict()
         if annotations:
             data["annotations"] = list(self.rule.annotations)
             for child, r in zip(data["children"], self.below):
                 child["annotations"] = list(r.annotations)
         return data
+
+
+class Citation(NamedTuple):
+    """How a judge cites an entry: "CR 702.19b" of an edition in force from `date`, and
+    where Wizards publishes it (None for an edition that is not Wizards' own file)."""
+
+    label: str
+    edition: str
+    lang: str
+    date: date
+    url: str | None
+
+    def to_dict(self) -> dict:
+        return {
+            "label": self.label,
+            "edition": self.edition,
+            "date": self.date.isoformat(),
+            "text": f"{self.label} ({self.date.isoformat()})",
+            "url": self.url,
+        }
 
 
 class Library:
@@ -263,6 +311,9 @@ class Library:
             for e in editions:
                 if e.id == edition_id:
                     return e
+            named = _ALIAS.match(edition_id.strip().lower())
+            if named:
+                return self._aliased(named, lang, document)
             raise NotFound(
                 _("no edition {edition}").format(edition=edition_id),
                 _closest_editions(edition_id, editions),
@@ -277,6 +328,59 @@ class Library:
             )
         complete = [e for e in of_lang if not e.partial] or of_lang
         return complete[-1]
+
+    def _aliased(self, named: re.Match, lang: str | None, document: str) -> EditionInfo:
+        """The edition an alias names: "latest", "previous" or a date (the newest edition in
+        force on that day), of the language and document its prefix names ("ru-latest",
+        "mtr-2024-01-01", "mtr-zh-latest"), else of `lang` and `document`."""
+        from crlookup.core.alignment import main_line
+
+        for part in (named["prefix"] or "").split("-"):
+            if part in documents.DOCUMENTS:
+                document = part
+            elif part:
+                lang = part
+        lang = lang or "en"
+        wanted = named["alias"]
+        if wanted in ("latest", "newest", "current"):  # a partial one, if there is no other
+            return self.edition(lang=lang, document=document)
+        line = main_line([e for e in self.editions(document) if e.document == document], lang)
+        name = lang if document == "cr" else f"{documents.PREFIX[document]}, {lang}"
+        if not line:
+            raise NotFound(
+                _("no complete edition ({name}) in this library").format(name=name),
+                sorted({e.id for e in self.editions(document)})[-3:],
+            )
+        if wanted == "previous":
+            newest = self.edition(lang=lang, document=document)
+            before = [e for e in line if e.date < newest.date]
+            if not before:
+                raise NotFound(
+                    _("no edition ({name}) before {edition}").format(edition=newest.id, name=name),
+                    [newest.id],
+                )
+            return before[-1]
+        try:
+            day = date.fromisoformat(wanted)
+        except ValueError:
+            raise BadInput(
+                _("not a date: {date!r} (expected YYYY-MM-DD)").format(date=wanted)
+            ) from None
+        in_force = [e for e in line if e.date <= day]
+        if not in_force:
+            raise NotFound(
+                _(
+                    "no edition ({name}) in force on {date}: the first took effect on {first}"
+                ).format(name=name, date=day.isoformat(), first=line[0].date.isoformat()),
+                [line[0].id],
+            )
+        return in_force[-1]
+
+    def edition_id(
+        self, edition: str | None, lang: str | None = None, document: str = "cr"
+    ) -> str | None:
+        """The id of the edition `edition` names (an id, or an alias: `edition`), or None."""
+        return self.edition(edition, lang=lang, document=document).id if edition else None
 
     # entries ------------------------------------------------------------------
 
@@ -366,6 +470,12 @@ class Library:
             tuple(self.twins(found_in, rule.number)[1:]),
             info.document,
         )
+
+    def citation(self, edition: str, number: str) -> Citation:
+        """How to cite entry `number` of `edition` ("CR 702.19b", its date, the official page)."""
+        info = self.edition(edition)
+        label = documents.label(info.document, number)
+        return Citation(label, info.id, info.lang, info.date, info.url)
 
     def cited_elsewhere(self, info: EditionInfo, number: str) -> list[str]:
         """The entries of the other documents (the newest edition of each) that cite this
@@ -536,6 +646,33 @@ class Library:
         own = {number} | {r.number for r in self.subtree(edition, number)}
         return documents.order(r[0] for r in rows if r[0] not in own)
 
+    def citing(
+        self, edition: str, number: str
+    ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """Which entries of the rule (it, or one below it) each citation links, both ways:
+        {cited: [its entries citing it]} and {citing entry: [its entries it cites]}."""
+        s = self._sort(edition, number)
+        below = (s, s + ".", s + "/")
+        out: dict[str, list[str]] = {}
+        for source, target in self.db.execute(
+            "SELECT e.number, c.target FROM entry e JOIN cites c ON c.content = e.content "
+            "WHERE e.edition = ? AND (e.sort = ? OR (e.sort > ? AND e.sort < ?)) ORDER BY e.seq",
+            (edition, *below),
+        ):
+            out.setdefault(target, []).append(source)
+        into: dict[str, list[str]] = {}
+        for source, target in self.db.execute(
+            "SELECT e.number, c.target FROM cites c JOIN entry e "
+            "ON e.content = c.content AND e.edition = ? "
+            "WHERE c.target_sort = ? OR (c.target_sort > ? AND c.target_sort < ?)",
+            (edition, *below),
+        ):
+            into.setdefault(source, []).append(target)
+        return (
+            {k: list(dict.fromkeys(v)) for k, v in out.items()},
+            {k: documents.order(set(v)) for k, v in into.items()},
+        )
+
     def preview(self, edition: str, number: str, width: int = 90) -> str:
         """One line about an entry: its title, or the start of its text."""
         if number.startswith("glossary:"):
@@ -555,7 +692,9 @@ class Library:
 
     def nearest(self, edition: str, number: str, limit: int = 3) -> list[str]:
         """Existing numbers closest to one that does not exist: its truncations, then neighbours."""
-        if not numbers.is_rule_number(number) and not numbers.is_rule_number(number.lower()):
+        if self.edition(edition).document != "cr" or not (
+            numbers.is_rule_number(number) or numbers.is_rule_number(number.lower())
+        ):
             return self._nearest_entries(edition, number, limit)
         existing = self.numbers(edition)
         have = set(existing)
@@ -645,6 +784,14 @@ def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
         abs((a.rule or 0) - (b.rule or 0)),
         abs(la - lb),
     )
+
+
+#: An edition named without its id: "latest", "previous", "2019-03-01" (the newest edition in
+#: force that day), each optionally after a language or document ("ru-latest", "mtr-zh-latest").
+_ALIAS = re.compile(
+    r"^(?:(?P<prefix>(?:cr|mtr|ipg|jar|[a-z]{2})(?:-[a-z]{2})?)-)?"
+    r"(?P<alias>latest|newest|current|previous|\d{4}-\d{2}-\d{2})$"
+)
 
 
 def _closest_editions(wanted: str, editions: list[EditionInfo]) -> list[str]:

@@ -6,6 +6,7 @@ code 1 (not found) or 2 (bad input); rich is imported only for output meant for 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -78,22 +79,29 @@ else:
 
 
 class Failure(click.ClickException):
-    """One line on stderr and an exit code; never a traceback."""
+    """One line on stderr and an exit code; never a traceback. With --json, the same as JSON
+    on stdout too, `{"error", "code", "suggestions"}` (unless the command printed its JSON:
+    an empty search's)."""
 
-    def __init__(self, message: str, exit_code: int):
+    def __init__(self, message: str, exit_code: int, suggestions: list[str] | None = None):
         super().__init__(message)
         self.exit_code = exit_code  # type: ignore[misc]  # click's is a class default, ours per error
+        self.suggestions = list(suggestions or [])
 
     def show(self, file=None) -> None:
         message = self.format_message()
         for arg in _TYPED:  # what the user typed, repeated: not 10,000 characters of it
             if len(arg) > 300:  # (a long path is kept whole)
                 message = message.replace(arg, _short(arg))
+        if "--json" in _TYPED and not _EMITTED:
+            error = {"error": message, "code": self.exit_code, "suggestions": self.suggestions}
+            click.echo(json.dumps(error, ensure_ascii=False, indent=2))
         click.echo(message, err=True)
 
 
 MAX_ARGUMENT = 2000  # characters: a question of 200 words fits; a pasted page does not
 _TYPED: list[str] = []  # the command's arguments (one command per process), for `Failure`
+_EMITTED: list[bool] = []  # [True] once the command printed its JSON, for `Failure`
 
 
 class Command(click.Command):
@@ -101,26 +109,12 @@ class Command(click.Command):
     usage errors are one line."""
 
     def make_context(self, info_name, args, parent=None, **extra):
-        name = " ".join(x for x in ("crlookup", info_name if parent else None) if x)
-        if parent is not None:
+        name = " ".join(x for x in ("crlookup", info_name if parent else None) if x and x != ROUTE)
+        if parent is None:
+            _TYPED[:], _EMITTED[:] = args, []
+        else:
             _TYPED[:] = args
-        for arg in args if parent is not None else ():  # a command's own (named in the line)
-            if not arg.strip():
-                raise Failure(_("{name}: an empty argument").format(name=name), BAD_INPUT)
-            if len(arg) > MAX_ARGUMENT:
-                raise Failure(
-                    _("{name}: an argument of at most {count} characters, please").format(
-                        name=name, count=MAX_ARGUMENT
-                    ),
-                    BAD_INPUT,
-                )
-            if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in arg):
-                raise Failure(
-                    _(
-                        "{name}: an argument with control characters or undecodable bytes: {arg}"
-                    ).format(name=name, arg=ascii(arg)[:60]),
-                    BAD_INPUT,
-                )
+        check_arguments(name, args if parent is not None else ())  # a command's own
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError as e:
@@ -152,8 +146,40 @@ class Command(click.Command):
             self.help = english
 
 
+def check_arguments(name: str, args) -> None:
+    """`Failure` for an argument no command takes: empty, too long, or with control
+    characters (or bytes the terminal's encoding could not decode)."""
+    for arg in args:
+        if not arg.strip():
+            raise Failure(_("{name}: an empty argument").format(name=name), BAD_INPUT)
+        if len(arg) > MAX_ARGUMENT:
+            raise Failure(
+                _("{name}: an argument of at most {count} characters, please").format(
+                    name=name, count=MAX_ARGUMENT
+                ),
+                BAD_INPUT,
+            )
+        if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in arg):
+            raise Failure(
+                _("{name}: an argument with control characters or undecodable bytes: {arg}").format(
+                    name=name, arg=ascii(arg)[:60]
+                ),
+                BAD_INPUT,
+            )
+
+
 class Group(Command, click.Group):
     command_class = Command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """A first word that is no command is a query for `crlookup <anything>`."""
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            import difflib
+
+            mistyped = difflib.get_close_matches(args[0], self.commands, cutoff=0.8)
+            if not (mistyped and args[1:] and args[1][:1].isdigit()):  # `rul 702.19`
+                args = [ROUTE, *args]
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -162,7 +188,7 @@ class Group(Command, click.Group):
             msg = str(e)
             if e.suggestions:
                 msg += _("; nearest: {numbers}").format(numbers=", ".join(e.suggestions))
-            raise Failure(msg, NOT_FOUND) from None
+            raise Failure(msg, NOT_FOUND, e.suggestions) from None
         except CardsUnavailable as e:  # the card file was missing or unreadable
             raise Failure(
                 _("no cards in this library: {reason}").format(reason=e), BAD_INPUT
@@ -181,6 +207,9 @@ class Group(Command, click.Group):
             raise Failure(f"{e.filename or 'crlookup'}: {e.strerror}", BAD_INPUT) from None
 
 
+ROUTE = "any"  # the hidden command behind `crlookup <anything>`
+
+
 def _damaged(part: str, damage: str) -> None:
     """What the command line says of a damaged library, before crlookup.api rebuilds it."""
     click.echo(
@@ -196,6 +225,43 @@ def _short(text: str, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def complete_edition(ctx, param, incomplete: str) -> list:
+    """Shell completion of an edition: the aliases ("latest", "previous", "ru-latest", …),
+    then the library's ids, newest first (none if no library is built yet)."""
+    from click.shell_completion import CompletionItem
+
+    from crlookup.core import paths
+    from crlookup.core.documents import PREFIX
+    from crlookup.library import home
+
+    found = home.edition_ids(paths.home())
+    prefixes = dict.fromkeys(
+        lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
+        for _id, lang, doc in found
+        if doc in PREFIX
+    )
+    aliases = ["latest", "previous"] + [
+        f"{p}-{a}" for p in prefixes for a in ("latest", "previous")
+    ]
+    return [
+        CompletionItem(x)
+        for x in [*aliases, *(i for i, _l, _d in found)]
+        if x.startswith(incomplete)
+    ]
+
+
+def edition_option(help_text: str):
+    """--edition: an id, "latest", "previous" or a date, each maybe after a language or
+    document ("ru-latest", "mtr-2024-01-01"): crlookup.library.reader resolves them."""
+    return click.option(
+        "--edition",
+        "edition_id",
+        metavar="EDITION",
+        help=help_text,
+        shell_complete=complete_edition,
+    )
+
+
 def json_option(f):
     return click.option(
         "--json", "as_json", is_flag=True, help=N_("Print JSON for scripts and bots.")
@@ -203,19 +269,48 @@ def json_option(f):
 
 
 def pager_option(f):
+    """--pager, and --color (kept for `show`: no command reads it)."""
+    f = click.option(
+        "--color",
+        type=click.Choice(["auto", "always", "never"]),
+        default="auto",
+        expose_value=False,
+        callback=lambda ctx, _param, value: ctx.find_root().meta.__setitem__("color", value),
+        help=N_("Colour: auto (on a terminal, unless NO_COLOR is set), always or never."),
+    )(f)
     return click.option("--pager", is_flag=True, help=N_("Show long output through a pager."))(f)
 
 
 def emit_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    _EMITTED[:] = [True]
+
+
+def pager_styles(env) -> bool:
+    """Whether the pager (Python's: $MANPAGER, $PAGER, else less) is sent styles. less is, and
+    told (LESS=FRX, when LESS is unset) to show them as colours rather than as escape codes;
+    a pager that may not show them (another program, or less told otherwise) is sent none."""
+    env.setdefault("LESS", "FRX")
+    program = (env.get("MANPAGER") or env.get("PAGER") or "less").split()
+    less = bool(program) and os.path.basename(program[0]) == "less"
+    return less and "R" in env["LESS"].upper().replace("-", "")
 
 
 def show(renderable, pager: bool = False) -> None:
+    """Output for people. On a terminal, as wide as it is (through a pager if asked: less
+    is told to show colours, and a pager that may not is given none); elsewhere one line per
+    paragraph, no line ending in spaces, ready to paste."""
     from crlookup.ui import render
 
-    console = render.console()
-    if pager:
-        with console.pager(styles=True):
+    ctx = click.get_current_context(silent=True)
+    color = ctx.find_root().meta.get("color", "auto") if ctx is not None else "auto"
+    console = render.console(color=color)
+    if not sys.stdout.isatty():
+        with console.capture() as captured:
+            console.print(renderable)
+        sys.stdout.write(render.without_trailing_spaces(captured.get()))
+    elif pager:
+        with console.pager(styles=pager_styles(os.environ)):
             console.print(renderable)
     else:
         console.print(renderable)
@@ -272,7 +367,12 @@ class _BuildProgress:
 def open_library(as_json: bool = False):
     """The library, built first if need be; a build that could not read the card file says
     so (the rules are built all the same, and card features repeat it), as does one that could
-    not read the faces or rulings file (the cards are built without it)."""
+    not read the faces or rulings file (the cards are built without it). Opened once per
+    process: `crlookup <anything>` opens it to choose the command, which then reads it."""
+    ctx = click.get_current_context(silent=True)
+    opened = ctx.find_root().meta if ctx is not None else {}
+    if "library" in opened:
+        return opened["library"]
     progress = _BuildProgress(plain=as_json)
     try:
         lib = api.open(progress=progress, notice=_damaged)  # damage: said, then rebuilt
@@ -311,6 +411,7 @@ def open_library(as_json: bool = False):
             ).format(count=lib.pending, date=min(e.date for e in lib.editions()).isoformat()),
             err=True,
         )
+    opened["library"] = lib
     return lib
 
 
@@ -319,15 +420,58 @@ def open_library(as_json: bool = False):
 def cli():
     """Look up the Magic: The Gathering Comprehensive Rules, any edition, offline.
 
-    Example: crlookup rule 702.19
+    Type anything after crlookup: a rule number (702.19, "IPG 2.1"), a glossary term, a
+    card's name, words or a question goes to the command that answers it, which is named
+    on stderr. Or name the command yourself, with its options.
+
+    Example: crlookup 702.19
     """
+
+
+@cli.command(
+    ROUTE,
+    hidden=True,
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def anything(ctx: click.Context, args: tuple[str, ...]):
+    """Whatever was typed, to the command that answers it: a rule number (or "IPG 2.1") to
+    rule, a question to ask, a glossary term to define, a card's name to card, other words to
+    search. The options after it are that command's.
+
+    Example: crlookup 702.19
+    """
+    words = list(itertools.takewhile(lambda a: not a.startswith("-"), args))
+    options = list(args[len(words) :])
+    text = " ".join(words)
+    check_arguments("crlookup", words)
+    lib = open_library("--json" in options)
+    edition = next((options[i + 1] for i, o in enumerate(options[:-1]) if o == "--edition"), None)
+    route = lib.route(text, edition)
+    command = cli.commands[route.command]
+    given = [text] if route.command == "rule" else words
+    if "--json" not in options:
+        import shlex
+
+        click.echo(
+            _("crlookup: {reading}: crlookup {command}").format(
+                reading=route.reading, command=shlex.join([route.command, text, *options])
+            ),
+            err=True,
+        )
+    if route.command == "search":
+        options.append("--or-card")
+    with command.make_context(route.command, [*given, *options], parent=ctx.parent) as sub:
+        return command.invoke(sub)
 
 
 @cli.command()
 @click.option(
     "--unresolved",
     "unresolved_in",
-    metavar="ID",
+    metavar="EDITION",
+    shell_complete=complete_edition,
     help=N_("List the cross-references of edition ID that name no entry of it."),
 )
 @json_option
@@ -369,11 +513,11 @@ def editions(unresolved_in: str | None, as_json: bool):
 
 @cli.command()
 @click.argument("number")
-@click.option(
-    "--edition",
-    "edition_id",
-    metavar="ID",
-    help=N_("Edition id, e.g. en-2019-01-25 (default: newest English)."),
+@edition_option(
+    N_(
+        "Edition: an id (en-2019-01-25), latest, previous, or a date YYYY-MM-DD (the edition "
+        "in force that day); ru-latest: of that language (default: newest English)."
+    )
 )
 @click.option(
     "--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru or pl.")
@@ -388,6 +532,11 @@ def editions(unresolved_in: str | None, as_json: bool):
     is_flag=True,
     help=N_("Show the judges' annotations beside the annotated MTR (not part of its text)."),
 )
+@click.option(
+    "--cite",
+    is_flag=True,
+    help=N_("End with how to cite it: CR 702.19b (August 7, 2026) and the official page."),
+)
 @json_option
 @pager_option
 def rule(
@@ -396,6 +545,7 @@ def rule(
     lang: str | None,
     parallel: str | None,
     annotations: bool,
+    cite: bool,
     as_json: bool,
     pager: bool,
 ):
@@ -412,8 +562,9 @@ def rule(
         return _parallel(number, edition_id, parallel, as_json, pager)
     lib = open_library(as_json)
     found = lib.rule(number, edition_id, lang)
+    citation = lib.citation(found.edition, found.rule.number) if cite else None
     if as_json:
-        emit_json(found.to_dict(annotations=annotations))
+        emit_json(found.to_dict(annotations=annotations, citation=citation))
         return
     from crlookup.ui import render
 
@@ -429,6 +580,8 @@ def rule(
     )
     if found.twins:
         view = render.group(view, *[render.TwinView(found.edition, r, terms) for r in found.twins])
+    if citation is not None:
+        view = render.group(view, render.CitationView(citation))
     show(view, pager)
 
 
@@ -453,7 +606,7 @@ def _parallel(number, edition_id, parallel, as_json, pager):
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Search this edition only."))
+@edition_option(N_("Search this edition only."))
 @click.option("--all-editions", is_flag=True, help=N_("Search every edition of the language."))
 @click.option(
     "--lang", metavar="L", help=N_("Language: en, ru or pl (default: from the query's script).")
@@ -488,9 +641,12 @@ def _parallel(number, edition_id, parallel, as_json, pager):
         "Judging at Regular REL (jar), or all of them and the CR (all)."
     ),
 )
+@click.option("--or-card", is_flag=True, hidden=True)  # `crlookup <words>`: no hit, a card?
 @json_option
 @pager_option
+@click.pass_context
 def search(
+    ctx,
     words,
     edition_id,
     all_editions,
@@ -501,6 +657,7 @@ def search(
     in_cards,
     in_rulings,
     document,
+    or_card,
     as_json,
     pager,
 ):
@@ -537,7 +694,8 @@ def search(
                 BAD_INPUT,
             )
         return _search_cards(query, limit, as_json, pager, in_rulings)
-    found = open_library(as_json).search(
+    lib = open_library(as_json)
+    found = lib.search(
         query,
         edition=edition_id,
         all_editions=all_editions,
@@ -547,6 +705,10 @@ def search(
         parallel=other_lang,
         document=document,
     )
+    if (not found.hits or found.results.relaxed) and or_card and _a_card(lib, query):
+        if not as_json:
+            click.echo(_("crlookup: no rule has these words; a card's name?"), err=True)
+        return ctx.invoke(card, words=words, as_json=as_json, pager=pager)
     if as_json:
         emit_json(found.to_dict())
     else:
@@ -555,6 +717,15 @@ def search(
         show(render.SearchView(found), pager)
     if not found.hits:
         raise Failure(_("no results for {query!r}").format(query=_short(query)), NOT_FOUND)
+
+
+def _a_card(lib, query: str) -> bool:
+    """Whether `query` names a card, spelt as loosely as `card` allows."""
+    try:
+        found = lib.cards().find(query)
+    except (CardQueryError, CardsUnavailable):
+        return False
+    return found.card is not None or found.how == "ambiguous"
 
 
 def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: bool) -> None:
@@ -592,21 +763,27 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: b
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Answer from this edition."))
+@edition_option(N_("Answer from this edition."))
 @click.option(
     "--lang",
     metavar="L",
     help=N_("Language of the rules shown: en or ru (default: the question's)."),
 )
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option(
+    "--brief",
+    is_flag=True,
+    help=N_("One line per answer: its number, its title and the words that decide it."),
+)
 @json_option
 @pager_option
-def ask(words, edition_id, lang, limit, as_json, pager):
+def ask(words, edition_id, lang, limit, brief, as_json, pager):
     """Answer a rules question with the rules that decide it, best first, and why.
 
     The question is read for keyword abilities and actions, glossary terms, card types,
     zones, steps and counters (misspellings and word forms too); questions in English or
-    Russian. Answers come from the newest edition unless --edition says otherwise.
+    Russian. Answers come from the newest edition unless --edition says otherwise. Each
+    answer says what sets it apart; what most of them share is said once, above them.
 
     Example: crlookup ask "Can I activate two loyalty abilities of a planeswalker in one turn?"
     """
@@ -623,7 +800,7 @@ def ask(words, edition_id, lang, limit, as_json, pager):
     else:
         from crlookup.ui import render
 
-        show(render.AnswersView(asked), pager)
+        show(render.BriefAnswersView(asked) if brief else render.AnswersView(asked), pager)
     if not asked.answers:
         raise Failure(
             _("no rule matches the question {question!r}").format(question=_short(question)),
@@ -633,12 +810,7 @@ def ask(words, edition_id, lang, limit, as_json, pager):
 
 @cli.command()
 @click.argument("words", nargs=-1, required=True)
-@click.option(
-    "--edition",
-    "edition_id",
-    metavar="ID",
-    help=N_("Link to this edition's rules (default: newest English)."),
-)
+@edition_option(N_("Link to this edition's rules (default: newest English)."))
 @click.option("--lang", metavar="L", help=N_("Link to the newest edition in language L, e.g. ru."))
 @json_option
 @pager_option
@@ -687,7 +859,7 @@ def card(words, edition_id, lang, as_json, pager):
 @click.option(
     "--lang", metavar="L", help=N_("Glossary language (default: from the term's script).")
 )
-@click.option("--edition", "edition_id", metavar="ID", help=N_("Edition whose glossary to use."))
+@edition_option(N_("Edition whose glossary to use."))
 @json_option
 @pager_option
 def define(words, lang, edition_id, as_json, pager):
@@ -711,9 +883,7 @@ def define(words, lang, edition_id, as_json, pager):
 
 @cli.command()
 @click.argument("number")
-@click.option(
-    "--edition", "edition_id", metavar="ID", help=N_("Edition id (default: newest English).")
-)
+@edition_option(N_("Edition id (default: newest English)."))
 @click.option(
     "--depth",
     type=click.IntRange(1, 5),
@@ -740,8 +910,8 @@ def refs(number, edition_id, depth, as_json, pager):
 
 
 @cli.command()
-@click.argument("old_id", metavar="OLD")
-@click.argument("new_id", metavar="NEW")
+@click.argument("old_id", metavar="OLD", shell_complete=complete_edition)
+@click.argument("new_id", metavar="NEW", shell_complete=complete_edition)
 @click.option(
     "--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702.")
 )
@@ -774,12 +944,7 @@ def diff(old_id, new_id, section, summary, as_json, pager):
 
 @cli.command()
 @click.argument("number")
-@click.option(
-    "--edition",
-    "edition_id",
-    metavar="ID",
-    help=N_("Edition the NUMBER is in (default: newest English)."),
-)
+@edition_option(N_("Edition the NUMBER is in (default: newest English)."))
 @click.option(
     "--all", "every", is_flag=True, help=N_("List every edition, the unchanged ones too.")
 )
@@ -830,7 +995,7 @@ def browse(words):
 
 
 @cli.command()
-@click.argument("edition_id", metavar="EDITION")
+@click.argument("edition_id", metavar="EDITION", shell_complete=complete_edition)
 @click.option(
     "--json",
     "as_json",

@@ -7,7 +7,9 @@ never import rich.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
@@ -36,6 +38,7 @@ KIND_LABELS = {
 EXAMPLE_LABELS = {"en": "Example:", "ru": "Пример:", "pl": "Przykład:"}
 
 _MEASURE = Console(width=80, color_system=None)  # wrapping only measures characters
+BRIEF_WORDS = 12  # an answer's first words, where it has no title or deciding words (ask --brief)
 
 STYLES = {
     "number": "bold cyan",
@@ -308,8 +311,13 @@ class RefsView:
                 yield Text("  " + _("nothing"), STYLES["muted"])
             for item in items:
                 shown = item.number.replace("glossary:", "glossary ")
+                via = ""
+                if item.via:  # which of the rule's own entries the citation links
+                    template = _("from {numbers}") if label == _("cites") else _("cites {numbers}")
+                    via = "(" + template.format(numbers=", ".join(item.via)) + ") "
                 line = styled(
                     ("  " * item.depth + ref_label(shown) + " ", STYLES["ref"]),
+                    (via, STYLES["muted"]),
                     (item.preview, ""),
                 )
                 line.truncate(width, overflow="ellipsis")
@@ -379,7 +387,8 @@ class SearchView:
 
 
 class AnswersView:
-    """`ask`: how the question was read, then each answer with its text and why it was chosen."""
+    """`ask`: how the question was read and the reasons most answers share, then each answer
+    with its text and what sets it apart (crlookup.features.ask.Asked.reasons)."""
 
     def __init__(self, asked):
         self.asked = asked
@@ -394,9 +403,17 @@ class AnswersView:
                 0,
                 width,
             )
+        told = self.asked.reasons()
+        if told.shared:
+            shared = _("All answers: ") if told.everywhere else _("Most answers: ")
+            yield from hanging(
+                styled((shared, STYLES["muted"]), ("; ".join(told.shared), STYLES["muted"])),
+                0,
+                width,
+            )
         from crlookup.core.documents import document_of, label
 
-        for i, a in enumerate(self.asked.answers, 1):
+        for i, (a, own) in enumerate(zip(self.asked.answers, told.own), 1):
             yield Text()
             document = document_of(a.edition)
             text = a.text
@@ -406,11 +423,38 @@ class AnswersView:
                 (f"{i}. ", STYLES["muted"]),
                 (a.number if document == "cr" else label(document, a.number), STYLES["number"]),
                 (" " + a.title if a.title else "", STYLES["title"]),
-                (f"  {a.edition} · " + _("score {score}").format(score=a.score), STYLES["muted"]),
+                (f"  {a.edition}", STYLES["muted"]),
             )
             yield from hanging(with_refs(text), 3, width)
-            for reason in a.why:
+            for reason in own:
                 yield from hanging(Text("· " + reason, STYLES["muted"]), 3, width)
+
+
+class BriefAnswersView:
+    """`ask --brief`: one line per answer: its place, number, title (or first words) and the
+    words of its text that decide the question; cut to the width on a terminal, whole
+    otherwise."""
+
+    def __init__(self, asked):
+        self.asked = asked
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from crlookup.core.documents import document_of, label
+
+        for i, a in enumerate(self.asked.answers, 1):
+            document = document_of(a.edition)
+            words = " ".join(a.text.split()[:BRIEF_WORDS]) + (
+                " …" if len(a.text.split()) > BRIEF_WORDS else ""
+            )
+            line = styled(
+                (f"{i}. ", STYLES["muted"]),
+                (a.number if document == "cr" else label(document, a.number), STYLES["number"]),
+                (" " + (a.title or words), STYLES["title"]),
+                (": " + (a.deciding or words) if a.title or a.deciding else "", ""),
+            )
+            if not copying(options):  # a terminal (or one asked for: CRLOOKUP_WIDTH)
+                line.truncate(options.max_width, overflow="ellipsis")
+            yield line
 
 
 # How a card's rules are labelled, by the kind of link (crlookup.card_rules.Link.kind).
@@ -725,8 +769,44 @@ def editions_table(editions: list[EditionInfo]):
     return table
 
 
-def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False)
+#: The width output is laid out at when it is not shown on a terminal: wide enough that
+#: nothing is wrapped or cut, so each paragraph is one line (`copying`).
+UNWRAPPED = 100_000
+
+
+def console(stderr: bool = False, color: str = "auto") -> Console:
+    """The console output goes to. On a terminal: its width, and colour unless `color` is
+    "never" or NO_COLOR is set (then no styles at all, bold included). Elsewhere (a file, a
+    pipe): no colour unless `color` is "always", and nothing wrapped (`UNWRAPPED`)."""
+    stream = sys.stderr if stderr else sys.stdout
+    terminal = stream.isatty()
+    width = None if terminal else laid_out_width()
+    if color == "always":
+        return Console(stderr=stderr, highlight=False, force_terminal=True, width=width)
+    plain = color == "never" or bool(os.environ.get("NO_COLOR")) or not terminal
+    return Console(
+        stderr=stderr, highlight=False, color_system=None if plain else "auto", width=width
+    )
+
+
+def laid_out_width() -> int:
+    """The width of output that is not shown on a terminal: `UNWRAPPED`, unless
+    CRLOOKUP_WIDTH asks for a terminal's layout (the documentation's examples: 80)."""
+    asked = os.environ.get("CRLOOKUP_WIDTH", "")
+    return int(asked) if asked.isdigit() and 20 <= int(asked) < UNWRAPPED else UNWRAPPED
+
+
+_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$", re.MULTILINE)
+
+
+def without_trailing_spaces(text: str) -> str:
+    """Rendered text without the spaces rich pads lines with (before any closing styles)."""
+    return _TRAILING.sub(r"\1", text)
+
+
+def copying(options: ConsoleOptions) -> bool:
+    """Whether the output is laid out for copying (not a terminal): one line per paragraph."""
+    return options.max_width >= UNWRAPPED
 
 
 def group(*items) -> Group:
@@ -838,16 +918,49 @@ class DiffSummaryView:
         table.add_column("section")
         for k in KINDS:
             table.add_column(k, justify="right")
-        for sec, c in self.counts["sections"].items():
+        sections = self.counts["sections"]
+        changed = {
+            sec: c for sec, c in sections.items() if any(c[k] for k in KINDS if k != "unchanged")
+        }
+        for sec, c in changed.items():
             table.add_row(sec, *(str(c[k]) for k in KINDS))
         table.add_row("total", *(str(self.counts["total"][k]) for k in KINDS), style="bold")
         yield table
+        if len(changed) < len(sections):
+            yield Text(
+                ngettext(
+                    "{count} section unchanged (not listed)",
+                    "{count} sections unchanged (not listed)",
+                    len(sections) - len(changed),
+                ).format(count=len(sections) - len(changed)),
+                STYLES["muted"],
+            )
         yield Text(
             _("{count} of the changed and moved differ only in quotes, dashes or spacing").format(
                 count=self.counts["typography_only"]
             ),
             STYLES["muted"],
         )
+
+
+class CitationView:
+    """How to cite a rule: "CR 702.19b (August 7, 2026)", then the official page."""
+
+    def __init__(self, citation):
+        self.citation = citation
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from babel.dates import format_date
+
+        from crlookup.core.i18n import language
+
+        c = self.citation
+        day = format_date(c.date, format="long", locale=language())
+        where = day if c.lang == "en" else f"{c.lang}, {day}"
+        yield Text()
+        yield Text(f"{c.label} ({where})")
+        if c.url:
+            yield Text(c.url, STYLES["muted"])
 
 
 class TwinView:
@@ -872,13 +985,15 @@ class HistoryView:
     """A rule's timeline (crlookup.history.History), in the order the editions took effect.
 
     By default, its story: where it first appears, each edition where its words changed (the
-    changed words marked), each renumbering, its removal, and the edition it is in now;
-    editions where nothing changed are counted, not listed, and partial editions and
+    changed words marked), each renumbering, merge and split, its removal, and the edition it
+    is in now; for a rule, each edition where its subrules changed (a section's: its rules),
+    and which; editions where nothing changed are counted, not listed, and partial editions and
     conversions of an official edition are left out. `every` lists every edition.
     """
 
     def __init__(self, history, every: bool = False):
         self.rule, self.steps, self.every = history.rule, history.steps, every
+        self.heading = "." not in self.rule.number  # a section or chapter: its rules below it
 
     def _what(self, i: int, s) -> str:
         moved = s.previous and s.number and s.previous[1] != s.number
@@ -895,13 +1010,68 @@ class HistoryView:
             else _("split"),
             "merged": _("merged"),
         }.get(s.change, s.change)
+        if s.merged_from:
+            what = _("merged from {numbers}").format(numbers=_listed(s.merged_from))
+        elif s.split_into and s.change != "split":
+            what = _("{number} split into {numbers}").format(
+                number=s.previous[1], numbers=_listed(s.split_into)
+            )
         if s.typography:
             what += " " + _("(quotes and spacing only)")
         elif s.refs_only:
             what += " " + _("(cross-reference numbers only)")
+        elif (s.words_added or s.words_removed) and len(s.merged_from) > 1:
+            what += " " + _("(+{added} −{removed} against {number})").format(
+                added=s.words_added, removed=s.words_removed, number=s.previous[1]
+            )
         elif s.words_added or s.words_removed:
             what += f" (+{s.words_added} −{s.words_removed})"
         return what
+
+    def _below(self, s) -> str:
+        """What became of its subrules (a section's rules) in step `s`."""
+        groups: dict[str, list[str]] = {}
+        for c in s.subrules:
+            shown = c.previous if c.number is None else c.number
+            if c.moved:
+                shown = f"{c.previous}→{c.number}"
+            groups.setdefault(c.change, []).append(shown)
+        labels = {
+            "changed": _("changed: {numbers}"),
+            "added": _("added: {numbers}"),
+            "removed": _("removed: {numbers}"),
+            "merged": _("merged: {numbers}"),
+            "split": _("split: {numbers}"),
+            "renumbered": _("renumbered: {numbers}"),
+        }
+        changes = "; ".join(
+            label.format(numbers=_at_most(groups[kind]))
+            for kind, label in labels.items()
+            if kind in groups
+        )
+        if self.heading:
+            return _("rules {changes}").format(changes=changes)
+        return _("subrules {changes}").format(changes=changes)
+
+    def _quiet(self, count: int) -> str:
+        """The line for `count` editions where nothing worth a line changed."""
+        if not any(s.subrules for s in self.steps):
+            return ngettext(
+                "… its words unchanged in {count} edition",
+                "… its words unchanged in {count} editions",
+                count,
+            ).format(count=count)
+        if self.heading:
+            return ngettext(
+                "… its title and its rules unchanged in {count} edition",
+                "… its title and its rules unchanged in {count} editions",
+                count,
+            ).format(count=count)
+        return ngettext(
+            "… its words and its subrules unchanged in {count} edition",
+            "… its words and its subrules unchanged in {count} editions",
+            count,
+        ).format(count=count)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
@@ -913,23 +1083,19 @@ class HistoryView:
         quiet = 0
         last = len(shown) - 1
         for k, (i, s) in enumerate(shown):
-            if not self.every and not (s.noteworthy or k == 0 or k == last):
+            own = s.noteworthy or k == 0 or k == last  # a line for the entry itself
+            if not self.every and not (own or s.subrules):
                 quiet += 1
                 continue
             if quiet:
-                yield Text(
-                    "    "
-                    + ngettext(
-                        "… its words unchanged in {count} edition",
-                        "… its words unchanged in {count} editions",
-                        quiet,
-                    ).format(count=quiet),
-                    STYLES["muted"],
-                )
+                yield Text("    " + self._quiet(quiet), STYLES["muted"])
                 quiet = 0
             what = self._what(i, s)
+            below = self._below(s) if s.subrules else ""
             if k == last and not s.noteworthy and s.number:
                 what = _("in force")
+            elif below and not s.noteworthy:  # only its subrules changed: they are the line
+                what, below = below, ""
             yield styled(
                 (f"{s.date}  ", STYLES["muted"]),
                 (f"{s.edition:<22}", ""),
@@ -938,6 +1104,25 @@ class HistoryView:
             )
             if s.diff:
                 yield from hanging(diff_text(s.diff, context=8), 4, width)
+            if below:
+                yield from hanging(Text(below), 4, width)
+
+
+def _listed(numbers) -> str:
+    """Numbers as a list in words: "502.9b and 502.9d", "502.9b, 502.9d and 502.9e"."""
+    *first, final = numbers
+    if not first:
+        return final
+    return _("{numbers} and {number}").format(numbers=", ".join(first), number=final)
+
+
+def _at_most(numbers: list[str], most: int = 12) -> str:
+    """Numbers separated by commas, the first `most` of them and how many more."""
+    if len(numbers) <= most:
+        return ", ".join(numbers)
+    rest = len(numbers) - most
+    more = ngettext("and {count} more", "and {count} more", rest).format(count=rest)
+    return ", ".join(numbers[:most]) + " " + more
 
 
 class ParallelView:
@@ -950,6 +1135,15 @@ class ParallelView:
         from rich.table import Table
 
         first = self.pairs[0]
+        right = first.right.edition or self.langs[1]
+        if copying(options):  # no columns to paste: each entry, then its counterpart
+            yield Text(f"{first.left.edition} / {right}", "bold")
+            for p in self.pairs:
+                yield Text()
+                yield self._cell(p.left, p.number)
+                yield self._cell(p.right, p.number)
+            yield from self._note(first)
+            return
         table = Table(
             box=None,
             show_header=True,
@@ -959,10 +1153,13 @@ class ParallelView:
             show_lines=False,
         )
         table.add_column(first.left.edition, ratio=1)
-        table.add_column(first.right.edition or self.langs[1], ratio=1)
+        table.add_column(right, ratio=1)
         for p in self.pairs:
             table.add_row(self._cell(p.left, p.number), self._cell(p.right, p.number))
         yield table
+        yield from self._note(first)
+
+    def _note(self, first) -> RenderResult:
         if first.right.rule is not None and not first.same_date:
             yield Text(
                 _(
