@@ -169,7 +169,7 @@ class Library(reader.Library):
         they name a card), with the edition to look in."""
         from crlookup.core import documents, numbers
         from crlookup.core.errors import NotFound
-        from crlookup.library.index import detect_lang
+        from crlookup.core.model import detect_lang
 
         text = text.strip()
         lang = detect_lang(text)
@@ -214,15 +214,14 @@ class Library(reader.Library):
             pass
         else:
             return Route("rule", _("a rule number"))
-        typed = self.typed(text, edition)
-        if typed.kind == "question":
+        if _QUESTION.search(text) and len(text.split()) >= 3:
             return Route("ask", _("a question"))
+        from crlookup.core.model import detect_lang, fold
+
         bare = text.rstrip("?!.:; ")  # "trample?": the term
-        headwords = {h.casefold() for h in self.headwords(self.glossary_edition(typed.lang))}
-        if bare.casefold() in headwords:
+        lang = self.edition(edition).lang if edition else detect_lang(text)
+        if any(self.named(self.glossary_edition(lang), fold(bare))):  # a term, or a keyword
             return Route("define", _("a glossary term"))
-        if typed.card is not None:
-            return Route("card", _("a card's name"))
         try:
             named = self.cards().named(bare) if len(bare) >= 3 else None
         except (CardQueryError, CardsUnavailable):

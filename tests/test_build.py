@@ -401,3 +401,24 @@ def test_ingest_takes_an_ipg_pdf_as_wizards_publishes_it(small_data, tmp_path):
     error = one_line(run("ingest", str(other), code=2).error)
     assert error.startswith("menu.pdf") and "MTR or IPG" in error
     assert (Path(home) / "current").read_text() == before
+
+
+@pytest.mark.parametrize(
+    "written", [b"library-\xff\n", b"\x00\x00\x00", b"../../elsewhere\n", b"library-a/../../b"]
+)
+def test_a_current_that_names_no_library_of_the_home_names_none(tmp_path, written):
+    """A damaged `current` (issue 32: one bad byte gave every command a traceback) names no
+    library: the next command builds one and points `current` at it."""
+    (tmp_path / "library-a").mkdir()
+    (tmp_path / "current").write_bytes(written)
+    assert library_home.current(str(tmp_path)) is None
+
+
+def test_a_manifest_that_is_not_utf8_is_one_line(tmp_path):
+    from crlookup.build.manifest import read_manifest
+
+    (tmp_path / "manifest.json").write_bytes(b'{"sources": [{"file": "\xff"}]}')
+    with pytest.raises(
+        LibraryError, match=r"manifest.json: not a valid source manifest \(not UTF-8"
+    ):
+        read_manifest(str(tmp_path), "user")

