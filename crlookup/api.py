@@ -203,7 +203,6 @@ class Library(reader.Library):
         (a rule's, or "IPG 2.1") is looked up, a question asked, a glossary term defined, a
         card's name (a face's, a short name: "Teferi") shown, and other words searched."""
         from crlookup.core import documents, numbers
-        from crlookup.core.errors import CardQueryError, CardsUnavailable
 
         text = text.strip()
         if documents.split(text).document is not None:
@@ -222,11 +221,7 @@ class Library(reader.Library):
         lang = self.edition(edition).lang if edition else detect_lang(text)
         if any(self.named(self.glossary_edition(lang), fold(bare))):  # a term, or a keyword
             return Route("define", _("a glossary term"))
-        try:
-            named = self.cards().named(bare) if len(bare) >= 3 else None
-        except (CardQueryError, CardsUnavailable):
-            named = None
-        if named is not None:
+        if self.names_card(bare):
             return Route("card", _("a card's name"))
         return Route("search", _("words"))
 

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crlookup.core.errors import CardQueryError, QueryError
-from crlookup.library.cards import check_name, name_key
+from crlookup.core.names import check_name, name_key
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,39 @@ def test_every_face_but_those_the_card_data_lacks(library, cards):
         ("Insectile Aberration", "", "3", False),
     ]
     assert delver.faces[0].text.startswith("At the beginning of your upkeep, look at the top")
+
+
+@pytest.mark.parametrize(
+    "typed, names",
+    [
+        ("Giant Spider", True),
+        ("stomp", True),  # a face's name
+        ("Teferi", True),  # the part before the comma, of ten cards
+        ("lim-dul the necromancer", True),
+        ("deathtouch trample", False),
+        ("giant spidr", False),  # a misspelling is `card`'s to read, not a name as it is
+        ("Gi", False),  # too short to be read as a name
+        ("Giant\x00Spider", False),
+        ("x" * 300, False),
+    ],
+)
+def test_whether_words_name_a_card(library, typed, names):
+    """`crlookup <anything>` asks it of words before searching them, from the names alone."""
+    assert library.names_card(typed) is names
+
+
+@given(
+    st.one_of(
+        st.sampled_from(["Giant Spider", "Fire // Ice", "ICE", "teferi", "Serra Angel!", "æther"]),
+        st.text(max_size=30),
+    )
+)
+def test_names_card_agrees_with_the_card_features(library, cards, name):
+    try:
+        named = len(name_key(name)) >= 3 and cards.named(name) is not None
+    except CardQueryError:
+        named = False
+    assert library.names_card(name) is named
 
 
 @pytest.mark.parametrize(
@@ -142,6 +175,13 @@ def test_name_keys_ignore_case_and_punctuation(text):
     key = name_key(text)
     assert key == name_key(key) == name_key(text.upper().replace(",", " , ").replace("'", ""))
     assert key == key.strip() and "  " not in key
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_a_name_in_ascii_keys_as_the_same_name_with_accents(text):
+    """ASCII names take a shorter way (no Unicode normalisation): to the same key."""
+    assert name_key(text + " é") == f"{name_key(text)} e".strip()
+    assert name_key("Lim-Dûl's Vault") == name_key("lim duls vault") == "lim duls vault"
 
 
 def test_search_finds_cards_with_every_word(cards):

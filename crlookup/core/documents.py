@@ -47,6 +47,7 @@ _NAMES = {
     "infraction procedure guide": "ipg",
     "jar": "jar",
 }
+_FIRST = ("cr", "mtr", "ipg", "jar", "comprehensive", "tournament", "infraction")  # _DOC's
 _ENTRY = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
 _APPENDIX = re.compile(r"^(?:appendix\s+)?([a-h])\.?$", re.I)
 
@@ -61,9 +62,9 @@ class Cited(NamedTuple):
 def split(text: str) -> Cited:
     """ "IPG 2.1" -> ("ipg", "2.1"); "MTR appendix C" -> ("mtr", "C"); "CR 702.19b" -> ("cr",
     "702.19b"); "702.19b" -> (None, "702.19b"). The rest is returned as written (stripped)."""
-    if text[:1].isdigit():  # a CR number, as most are: no pattern compiled for it
+    if not text.lstrip()[:13].lower().startswith(_FIRST):  # as most are: no pattern compiled
         return Cited(None, text.strip())
-    m = re.match(_SPLIT, text, re.IGNORECASE)
+    m = re.match(_SPLIT, text, re.IGNORECASE | re.ASCII)  # "ſ" is no "s" here
     if not m or not m.group("rest"):
         return Cited(None, text.strip())
     doc = _NAMES[" ".join(m.group("doc").lower().split())]

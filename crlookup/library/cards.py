@@ -7,8 +7,8 @@ the rulings' text. (Cards are indexed with SQLite's own FTS5 rather than whoosh:
 whoosh index of the 34,565 cards took 5.8 s to build on two processes, FTS5 0.3 s; the
 rules keep whoosh for its Russian and Polish analysis.)
 
-Names are matched as a judge types them (`name_key`): case, accents, apostrophes and
-punctuation aside ("jace the mind sculptor", "lim dul", "circle of protection red"). A card
+Names are matched as a judge types them (crlookup.core.names.name_key): case, accents,
+apostrophes and punctuation aside ("jace the mind sculptor", "lim dul"). A card
 is found by its whole name, a face's name ("Stomp", "Insectile Aberration"), or the part of
 its name before the comma ("Teferi", for the Teferis); then by words that begin its name's
 words ("teferi hero"); then by rapidfuzz, for misspellings ("Giant Spidr").
@@ -20,36 +20,21 @@ import json
 import os
 import re
 import sqlite3
-import unicodedata
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.errors import MAX_WORDS, CardQueryError, QueryError
+from crlookup.core.errors import MAX_WORDS, QueryError
 from crlookup.core.i18n import _
 from crlookup.core.model import Card, Face, Ruling, Source
+from crlookup.core.names import check_name, name_key
 from crlookup.core.words import bases
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-CARDS_DB = (
-    "cards.sqlite"  # its layout is part of crlookup.library.database.SCHEMA: raise that on a change
-)
-MAX_NAME = 200  # the longest card name has 141 characters
 # what a name key names, best first: a card's whole name, a face's, the part before a comma
 NAME, FACE, SHORT = 0, 1, 2
 _FUZZY_CUTOFF = 85  # rapidfuzz ratio: "giant spidr" scores 96, "serra angle" 91
 _FUZZY_MARGIN = 5  # the best is taken alone when it leads the next card by this much
-_APOSTROPHES = re.compile(r"['’‘`]")
-_NON_WORD = re.compile(r"[\W_]+")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def name_key(text: str) -> str:
-    """A name as it is matched: case-folded, without accents, apostrophes or punctuation."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    text = text.replace("æ", "ae").replace("œ", "oe").replace("ø", "o")
-    return " ".join(_NON_WORD.sub(" ", _APOSTROPHES.sub("", text)).split())
 
 
 def _keys_of(name: str, faces: list[str] | None = None) -> set[tuple[str, int]]:
@@ -265,27 +250,14 @@ class CardResults(NamedTuple):
     rulings: bool = False  # the rulings' text was searched too
 
 
-def check_name(name: str) -> str:
-    """The name, stripped; CardQueryError for one that cannot name a card."""
-    if _CONTROL.search(name):
-        raise CardQueryError(_("a card name without control characters, please"))
-    name = name.strip()
-    if len(name) > MAX_NAME:
-        raise CardQueryError(
-            _("a card name of at most {count} characters, please").format(count=MAX_NAME)
-        )
-    if not name_key(name):
-        raise CardQueryError(_("expected a card name, found {found!r}").format(found=name))
-    return name
-
-
 class Cards:
     """The card database of a built library, open for reading."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, db: sqlite3.Connection | None = None):
+        """The card database at `path` (or `db`, the connection to it already open)."""
         from crlookup.library.database import connect
 
-        self.db = connect(path)
+        self.db = db if db is not None else connect(path)
         self._keys: list[str] | None = None
         self._vocabulary: dict[str, int] | None = None
         self._with_rulings: dict[str, int] | None = None
@@ -795,7 +767,9 @@ def _fts(query: str, every_word: bool) -> str:
     return " ".join(parts)  # terms side by side: all of them (FTS5's implicit AND)
 
 
-def open_cards(library_path: str) -> Cards | None:
-    """The card database of a library, if it has one."""
+def open_cards(library_path: str, db: sqlite3.Connection | None = None) -> Cards | None:
+    """The card database of a library, if it has one (`db`: the connection to it, if open)."""
+    from crlookup.library.database import CARDS_DB
+
     path = os.path.join(library_path, CARDS_DB)
-    return Cards(path) if os.path.exists(path) else None
+    return Cards(path, db) if os.path.exists(path) else None

@@ -29,7 +29,7 @@ from crlookup.core.errors import (
 )
 from crlookup.core.i18n import _
 from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
-from crlookup.library.database import INDEX_DIR
+from crlookup.library.database import CARDS_DB, INDEX_DIR, connect
 
 if TYPE_CHECKING:
     from crlookup.library.cards import Cards
@@ -214,6 +214,7 @@ class Library:
         self.path = path
         self.db = db
         self._cards: Cards | None = None
+        self._card_names: sqlite3.Connection | None = None  # cards.sqlite, for names_card
         self._editions: list[EditionInfo] | None = None
         self._memo: dict = {}
 
@@ -221,6 +222,8 @@ class Library:
         self.db.close()
         if self._cards is not None:
             self._cards.close()
+        elif self._card_names is not None:
+            self._card_names.close()
         for value in self._memo.values():
             if hasattr(value, "close"):
                 value.close()
@@ -259,17 +262,46 @@ class Library:
     def cards(self):
         """The library's cards (crlookup.cards.Cards); `CardsUnavailable` if it has none."""
         if self._cards is None:
-            from crlookup.library.cards import CARDS_DB, open_cards
+            from crlookup.library.cards import open_cards
 
             error = self.cards_error
             if error is not None:
                 raise CardsUnavailable(error)
-            found = open_cards(self.path)
+            found = open_cards(self.path, self._card_names)
             if found is None:  # the build made it: its file has gone
                 path = os.path.join(self.path, CARDS_DB)
                 raise LibraryDamaged(CARDS_DB, path, "missing")
             self._cards = found
         return self._cards
+
+    def names_card(self, text: str) -> bool:
+        """Whether `text` is a card's name as it is: its whole name, a face's, or the part
+        before its comma ("Teferi"). Read from the card file's names alone, without the card
+        features (`crlookup <anything>` asks it of words before searching them); False if the
+        library has no cards."""
+        from crlookup.core.names import CONTROL, MAX_NAME, name_key
+
+        if len(text) > MAX_NAME or CONTROL.search(text) or self.cards_error is not None:
+            return False
+        key = name_key(text)
+        if len(key) < 3:
+            return False
+        try:
+            if self._card_names is None:  # one connection, the card features' if open
+                self._card_names = (
+                    self._cards.db
+                    if self._cards is not None
+                    else connect(os.path.join(self.path, CARDS_DB))
+                )
+            return self._named(self._card_names, key)
+        except sqlite3.Error:  # the card file gone or damaged: `card` says so
+            return False
+
+    @staticmethod
+    def _named(db: sqlite3.Connection, key: str) -> bool:
+        return (
+            db.execute("SELECT 1 FROM names WHERE key = ? LIMIT 1", (key,)).fetchone() is not None
+        )
 
     @property
     def index_path(self) -> str:

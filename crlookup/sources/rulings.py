@@ -17,11 +17,10 @@ from pathlib import Path
 
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Ruling, Source
+from crlookup.core.names import CONTROL, MAX_NAME
 from crlookup.sources.cards import file_data, gzip_lines, json_lines
 
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-MAX_NAME = 200  # the longest card name has 141 characters
 _EXPECTED = "a JSON object (one ruling a line: card, date, text)"
 
 
@@ -41,7 +40,7 @@ def read(path: str | Path, data: bytes | None = None) -> list[Ruling]:
             not isinstance(card, str)
             or not card.strip()
             or len(card) > MAX_NAME
-            or _CONTROL.search(card)
+            or CONTROL.search(card)
         ):
             raise SourceError(path, number, "a card name as `card`", repr(card))
         if not isinstance(day, str) or not _DATE.fullmatch(day):

@@ -181,7 +181,9 @@ class Group(Command, click.Group):
         """A first word that is no command is a query for `crlookup <anything>`."""
         query = bool(args) and args[0] not in self.commands and not args[0].startswith("-")
         if query and not (args[1:] and args[1][:1].isdigit() and _mistyped(args[0], self.commands)):
-            args = [ROUTE, *args]  # (not `rul 702.19`: a command mistyped)
+            # (not `rul 702.19`: a command mistyped); after "--", its options are not parsed
+            # as its own (click would raise, and catch, an error for each: 2.5 ms)
+            args = [ROUTE, "--", *args]
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
@@ -431,11 +433,7 @@ def cli():
     """
 
 
-@cli.command(
-    ROUTE,
-    hidden=True,
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-)
+@cli.command(ROUTE, hidden=True)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def anything(ctx: click.Context, args: tuple[str, ...]):
@@ -454,19 +452,21 @@ def anything(ctx: click.Context, args: tuple[str, ...]):
     route = lib.route(text, edition)
     command = cli.commands[route.command]
     given = [text] if route.command == "rule" else words
-    if "--json" not in options:
-        import shlex
-
-        click.echo(
-            _("crlookup: {reading}: crlookup {command}").format(
-                reading=route.reading, command=shlex.join([route.command, text, *options])
-            ),
-            err=True,
-        )
+    if "--json" not in options:  # a script is told nothing on stderr
+        click.echo(routed_note(route, text, options), err=True)
     if route.command == "search":
         options.append("--or-card")
     with command.make_context(route.command, [*given, *options], parent=ctx.parent) as sub:
         return command.invoke(sub)
+
+
+def routed_note(route, text: str, options: list[str]) -> str:
+    """What `crlookup <anything>` says on stderr: what it read, and the command it runs."""
+    import shlex
+
+    return _("crlookup: {reading}: crlookup {command}").format(
+        reading=route.reading, command=shlex.join([route.command, text, *options])
+    )
 
 
 @cli.command()

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 from crlookup.build.manifest import CARD_FACES, CARDS, RULINGS
 from crlookup.build.stage import Build, Finding, Finish, nothing
 from crlookup.core.errors import SourceError
-from crlookup.library.cards import CARDS_DB, Cards, _keys_of
-from crlookup.library.database import DB, SCHEMA, check_database, connect, write_meta
+from crlookup.library.cards import Cards, _keys_of
+from crlookup.library.database import CARDS_DB, DB, SCHEMA, check_database, connect, write_meta
 from crlookup.version import __version__
 
 if TYPE_CHECKING:
