@@ -6,10 +6,12 @@ is one line with the right exit code, writing nothing outside CRLOOKUP_HOME."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gzip
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import OFFICIAL, one_line, run, write_small_data
+from conftest import OFFICIAL, ROOT, one_line, run, write_small_data
 
 from crlookup.build import doctor
 from crlookup.build import pipeline as build
@@ -368,3 +370,98 @@ def test_cards_file_damage_is_still_the_cards_alone(small_data):
     (small_data / "cards.jsonl.gz").write_bytes(gzip.compress(b"not json\n"))
     assert run("rule", "702.2").code == 0
     assert run("card", "Giant Spider", code=2).error.startswith("no cards in this library")
+
+
+# --------------------------------------------------------------------------- killed builds
+
+
+def _group(pgid: int) -> list[int]:
+    """The live processes of a process group (zombies aside)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat.rpartition(")")[2].split()
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _gone(pgid: int, seconds: float = 10) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while (left := _group(pgid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
+
+
+HOLD = """
+import multiprocessing, sys, time
+from crlookup.build import processes
+from crlookup.library import home
+processes.forked_children_die_with_this_process()
+with home.locked(sys.argv[1]):
+    child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(600,))
+    child.start()
+    open(sys.argv[2], "w").close()
+    time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl: Linux")
+def test_a_forked_child_of_a_killed_build_neither_outlives_it_nor_holds_the_lock(tmp_path):
+    """The lock a build holds is not its forked children's (whoosh's writers), and they die
+    with it: a `kill -9` of the build frees the lock at once."""
+    ready = tmp_path / "ready"
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(tmp_path), str(ready)], start_new_session=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not ready.exists():
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        assert len(_group(process.pid)) == 2 and library_home.busy(str(tmp_path))
+        process.kill()
+        process.wait()
+        assert _gone(process.pid) == []
+        assert not library_home.busy(str(tmp_path))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl: Linux")
+def test_a_build_killed_while_whoosh_writes_leaves_no_process_and_the_next_builds(
+    small_data, tmp_path
+):
+    """Issue 32: one full edition (over 2,000 texts: whoosh writes them with two processes of
+    its own), the build killed once they write; none of its processes is left, and the next
+    command builds the library instead of waiting for ever."""
+    edition = "cr-2024-07-30-en.json"
+    shutil.copy(ROOT / "data" / edition, small_data / edition)
+    manifest = json.loads((small_data / "manifest.json").read_text(encoding="utf-8"))
+    manifest["sources"] = [
+        {"file": edition, "format": "scraped_json", "editions": ["en-2024-07-30"]}
+    ]
+    (small_data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    home = Path(os.environ["CRLOOKUP_HOME"])
+    argv = [sys.executable, "-c", "from crlookup.ui.cli import main; main()", "rule", "702.19"]
+    process = subprocess.Popen(argv, start_new_session=True, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(home.glob("build-*/index/en/MAIN.tmp")) or len(_group(process.pid)) < 3:
+            assert process.poll() is None, "the build ended before whoosh wrote"
+            assert time.monotonic() < deadline, "whoosh never wrote"
+            time.sleep(0.02)
+        process.kill()
+        process.wait()
+        assert _gone(process.pid) == []
+        again = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+        assert again.returncode == 0, again.stderr
+        assert again.stdout.startswith("en-2024-07-30")
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

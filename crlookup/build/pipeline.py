@@ -343,6 +343,7 @@ def _run(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from crlookup.build import processes
     from crlookup.build.stage import Build
 
     if progress:
@@ -360,8 +361,16 @@ def _run(
     spawn = multiprocessing.get_context("spawn")
     workers = min(2, os.cpu_count() or 1)
     pooled = len(todo) > 1  # one new edition is quicker done here than in new processes
+    processes.forked_children_die_with_this_process()  # whoosh's writers
     with (
-        ProcessPoolExecutor(workers, mp_context=spawn) if pooled else contextlib.nullcontext()
+        ProcessPoolExecutor(
+            workers,
+            mp_context=spawn,
+            initializer=processes.die_with,
+            initargs=(os.getpid(),),
+        )
+        if pooled
+        else contextlib.nullcontext()
     ) as pool:
         build = Build(tmp, root_path, files, stamp, todo, base, pool, workers, progress, _step)
         first_stage, *beside = stages()

@@ -135,10 +135,32 @@ def locked(root: str, wait: bool = True) -> Iterator[bool | None]:
         except OSError:
             yield False
             return
+        _held.add(handle.fileno())
         try:
             yield True
         finally:
+            _held.discard(handle.fileno())
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# The descriptors of the locks this process holds. A forked process (whoosh's index writers)
+# would share each lock by its copy of the descriptor, and hold it for as long as it lived,
+# the building process killed or not: its copy is pointed at /dev/null instead.
+_held: set[int] = set()
+
+
+def _let_go_in_child() -> None:
+    if _held:
+        null = os.open(os.devnull, os.O_RDONLY)
+        for fd in _held:
+            with contextlib.suppress(OSError):
+                os.dup2(null, fd)
+        os.close(null)
+        _held.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_let_go_in_child)
 
 
 #: A fresh library of the shipped sources takes about 145 MB (scripts/bench.py measures it).

@@ -109,21 +109,29 @@ def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int,
     many = fresh and len(new) > 2000
     writer = _parallel_writer(ix) if many else ix.writer()
     vocab = _load_json(folder, VOCABULARY, {})
-    for doc in new.values():
-        doc["text"] = doc["body"]
-        if doc["title"] and doc["title"] != doc["body"]:
-            doc["body"] = doc["title"] + "\n" + doc["body"]
-        writer.add_document(**doc)
-        for w in _WORD.findall(fold(doc["body"])):
-            vocab[w] = vocab.get(w, 0) + 1
-        done += 1
-        if progress and done % 1000 == 0:
-            progress(done, total, "indexing")
-    # an index added to keeps its segments (and so its document numbers) as they are
-    if fresh:
-        writer.commit()
-    else:
-        writer.commit(merge=False)
+    try:
+        for doc in new.values():
+            doc["text"] = doc["body"]
+            if doc["title"] and doc["title"] != doc["body"]:
+                doc["body"] = doc["title"] + "\n" + doc["body"]
+            writer.add_document(**doc)
+            for w in _WORD.findall(fold(doc["body"])):
+                vocab[w] = vocab.get(w, 0) + 1
+            done += 1
+            if progress and done % 1000 == 0:
+                progress(done, total, "indexing")
+        # an index added to keeps its segments (and so its document numbers) as they are
+        if fresh:
+            writer.commit()
+        else:
+            writer.commit(merge=False)
+    except BaseException:  # a full disk, an interrupt: no writer left waiting on its queue
+        from crlookup.build import processes
+
+        processes.stop(getattr(writer, "tasks", ()))
+        with contextlib.suppress(Exception):
+            writer.cancel()
+        raise
     failed = [t for t in getattr(writer, "tasks", ()) if t.exitcode]
     if failed:  # a writing process gave up (quietly: _parallel_writer) and its segment is lost
         import errno
