@@ -86,6 +86,37 @@ def test_a_missing_card_database_is_named_and_rebuilt(home):
     assert result.output.startswith("Giant Spider")
 
 
+@pytest.mark.parametrize("damage", ["emptied", "scrambled"])
+def test_a_damaged_card_database_is_rebuilt_not_linked_again(home, damage):
+    """cards.sqlite is a hard link to the copy every library shares (parsed/): damage to one
+    is damage to both, and the rebuild makes the copy again rather than link it."""
+    cards = library(home) / "cards.sqlite"
+    if damage == "emptied":
+        cards.write_bytes(b"")
+    else:
+        scramble(cards, every=1024)
+    assert [f.part for f in doctor.damaged(str(library(home)))] == ["cards.sqlite"]
+    result = run("card", "Giant Spider")
+    assert result.error.startswith("crlookup: library damaged (cards.sqlite: ")
+    assert result.output.startswith("Giant Spider")
+    assert doctor.damaged(str(library(home))) == []
+    assert run("card", "Serra Angel").error == ""  # no second rebuild
+
+
+def test_a_card_database_changed_in_a_way_sqlite_cannot_see_is_found_by_its_checksum(home):
+    cards = library(home) / "cards.sqlite"
+    data = cards.read_bytes()
+    at = data.index(b"Reach (This creature can block creatures with flying.)")
+    cards.write_bytes(data[:at] + b"Roach" + data[at + 5 :])  # SQLite's quick check passes
+    found = doctor.damaged(str(library(home)))
+    assert [(f.part, f.damage) for f in found] == [
+        ("cards.sqlite", "changed since it was built (its sha256 differs)")
+    ]
+    run("rebuild")
+    assert doctor.damaged(str(library(home))) == []
+    assert "Reach (This creature" in run("card", "Giant Spider").output
+
+
 def test_doctor_names_each_damaged_part_and_rebuild_mends_them(home):
     lib = library(home)
     healthy = run("doctor", "--json")
