@@ -318,6 +318,49 @@ def test_an_interrupted_download(server, built, monkeypatch, official):
     assert not (home() / update.DOWNLOADS).exists()
 
 
+def test_a_rules_text_cut_short_is_refused_and_the_whole_one_then_added(
+    server, built, official, tmp_path
+):
+    """Issue 32: a server that sends the first 400,000 bytes of the text as the whole file."""
+    (server.folder / "cut.txt").write_bytes(official[NEW][:400_000])
+    url = f"{server.url}/cut.txt"
+    error = one_line(run("update", "--from", url, code=1).error)
+    assert error == (
+        f"{url}: the rules text is cut short (it ends in rule 614.12, line 3102): expected the "
+        "whole text, through the glossary and the credits"
+    )
+    assert state() == built and editions() == ["en-2010-07-16"]
+    whole = tmp_path / "whole.txt"
+    whole.write_bytes(official[NEW])
+    assert run("update", "--from", str(whole)).output.startswith("en-2026-08-07: 2837 rules")
+
+
+def test_a_glossary_cut_short_is_refused(built, official, tmp_path):
+    text = official[NEW]
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(text[: text.rindex(b"\nCredits") - 5000])
+    error = one_line(run("update", "--from", str(cut), code=2).error)
+    assert error.startswith(f"{cut}: the rules text is cut short (its glossary ends without")
+
+
+def test_a_partial_edition_of_yours_is_replaced_by_the_whole_text(built, official, tmp_path):
+    """A cut text added with `ingest` (it reads what there is: a partial edition) is replaced
+    by `update` with the whole one, rather than found "already up to date"."""
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(official[NEW][:400_000])
+    run("ingest", str(cut))
+    assert "(partial)" in run("editions").output
+    whole = tmp_path / "MagicCompRules.txt"
+    whole.write_bytes(official[NEW])
+    assert run("update", "--from", str(whole)).output.startswith("en-2026-08-07: 2837 rules")
+    found = {e["id"]: e for e in json.loads(run("editions", "--json").output)}
+    assert not found["en-2026-08-07"]["partial"]
+    assert sorted(p.name for p in (home() / "sources").iterdir()) == [
+        "MagicCompRules.txt",
+        "manifest.json",
+    ]
+
+
 def test_a_download_too_large(server, built, monkeypatch):
     monkeypatch.setattr(update, "MAX_FILE", 100_000)
     for path in (

@@ -23,12 +23,15 @@ def ingest(
     options: dict,
     root: str | Path | None = None,
     progress: Progress | None = None,
+    replacing: str | None = None,
 ):
     """Add a user's edition file to the library; returns the new editions' `EditionInfo`s.
 
     The file is parsed first: a file that is not a readable CR raises `SourceError` and
     nothing on disk changes. Then it is copied into `sources/`, recorded in the user
     manifest, and the library is rebuilt; if that fails, the copy and the record are undone.
+    `replacing`: an edition the user added before (a partial one, `update` replacing it with
+    the whole text), whose file and record go in the same step.
     """
     from pathlib import Path
 
@@ -51,7 +54,7 @@ def ingest(
     finally:
         lib.close()
     for e in parsed:
-        if e.id in known:
+        if e.id in known and e.id != replacing:
             raise LibraryError(
                 f"{path.name}: edition {e.id} is already in the library (from {known[e.id]}); "
                 "give it another --id to add it anyway"
@@ -67,6 +70,8 @@ def ingest(
     manifest = folder / "manifest.json"
     before = manifest.read_text(encoding="utf-8") if manifest.exists() else None
     items = json.loads(before)["sources"] if before else []
+    replaced = [i for i in items if replacing and i.get("editions") == [replacing]]
+    items = [i for i in items if i not in replaced]
     items.append(
         {"file": name, "format": fmt, "editions": [e.id for e in parsed], "options": options}
     )
@@ -81,6 +86,8 @@ def ingest(
             _write_atomic(manifest, before.encode("utf-8"))
         (folder / name).unlink(missing_ok=True)
         raise
+    for item in replaced:
+        (folder / item["file"]).unlink(missing_ok=True)
     lib = open_library(str(root))
     try:
         return [e for e in lib.editions(None) if e.id in {p.id for p in parsed}]

@@ -319,7 +319,31 @@ def _check(path: Path, data: bytes, where: str, downloaded: bool):
             ),
             bad_input=bad,
         )
+    short = cut_short(found[0])
+    if short:  # a download cut off, a file half copied: never added as if it were the rules
+        raise UpdateError(
+            _(
+                "{source}: the rules text is cut short ({how}, line {line}): expected the "
+                "whole text, through the glossary and the credits"
+            ).format(source=where, how=short[0], line=short[1]),
+            bad_input=bad,
+        )
     return found[0]
+
+
+def cut_short(edition) -> tuple[str, int] | None:
+    """How an official text's edition shows it is not whole, and the last line read (the
+    parser reads what there is, noting what is missing): None if it is whole."""
+    last = max((r.source.line or 0 for r in edition.rules), default=0)
+    last = max([last, *((g.source.line or 0) for g in edition.glossary if g.source)])
+    if edition.partial:
+        number = edition.rules[-1].number if edition.rules else "?"
+        return _("it ends in rule {number}").format(number=number), last
+    if not edition.glossary:
+        return _("it has no glossary"), last
+    if any("cut short" in note for note in edition.notes):
+        return _("its glossary ends without the credits"), last
+    return None
 
 
 def _add(path: Path, data: bytes, where: str, root: str, progress, downloaded: bool) -> Update:
@@ -330,18 +354,22 @@ def _add(path: Path, data: bytes, where: str, root: str, progress, downloaded: b
     lib = build.open_library(root, progress)
     try:
         editions = lib.editions()
-        if any(e.id == edition.id for e in editions):
+        there = next((e for e in editions if e.id == edition.id), None)
+        replacing = there.id if there and there.partial and _users(root, there.id) else None
+        if there is not None and replacing is None:
             return Update(edition.id, where, added=False)
         digest = hashlib.sha256(data).hexdigest()
         for f in manifest.source_files(root):  # the same bytes, ingested under another --id
             if f.format != manifest.CARDS and f.stat()[0] == len(data) and f.sha256() == digest:
                 return Update((f.editions or (edition.id,))[0], where, added=False)
-        english = [e for e in editions if e.lang == "en" and e.date <= edition.date]
+        english = [
+            e for e in editions if e.lang == "en" and e.date <= edition.date and e.id != replacing
+        ]
         complete = [e for e in english if not e.partial] or english
         previous = complete[-1].id if complete else None
     finally:
         lib.close()
-    ingest(str(path), {}, root, progress)
+    ingest(str(path), {}, root, progress, replacing=replacing)
     if previous is None:
         return Update(edition.id, where, added=True)
     lib = build.open_library(root)
@@ -349,6 +377,11 @@ def _add(path: Path, data: bytes, where: str, root: str, progress, downloaded: b
         return _changes(lib, previous, edition.id, where)
     finally:
         lib.close()
+
+
+def _users(root: str, edition: str) -> bool:
+    """Whether `edition` is the user's own, added alone from a file (`ingest`, `update`)."""
+    return any(f.editions == (edition,) for f in manifest.source_files(root) if f.origin == "user")
 
 
 def _changes(lib: Library, old: str, new: str, where: str) -> Update:

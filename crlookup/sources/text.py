@@ -109,6 +109,8 @@ def read(path: PurePath, data: bytes) -> list[Edition]:
             lines, end + 1, len(lines) if credits is None else credits, wrapped, heads=2
         )
         entries = read_glossary(glossary_lines, file, tree.notes, cut=credits is None)
+        if credits is None:
+            tree.notes.append(f"line {len(lines)}: no Credits after the glossary (cut short)")
     title = clean(lines[0].strip()) or "Magic: The Gathering Comprehensive Rules"
     # a file cut short still parses: its contents list tells what is missing
     listed = {m.group(1) for line in lines[:start] if (m := _SECTION.match(line.strip()))}
