@@ -22,7 +22,13 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.errors import CrlookupError, LibraryDamaged, NumberError, Unrepairable
+from crlookup.core.errors import (
+    CrlookupError,
+    LibraryDamaged,
+    NotFound,
+    NumberError,
+    Unrepairable,
+)
 from crlookup.core.i18n import _
 from crlookup.library import reader
 
@@ -219,7 +225,11 @@ class Library(reader.Library):
 
         bare = text.rstrip("?!.:; ")  # "trample?": the term
         lang = self.edition(edition).lang if edition else detect_lang(text)
-        if any(self.named(self.glossary_edition(lang), fold(bare))):  # a term, or a keyword
+        try:
+            glossary = self.glossary_edition(lang)
+        except NotFound:  # a library of editions without a glossary: no term to define
+            glossary = None
+        if glossary and any(self.named(glossary, fold(bare))):  # a term, or a keyword
             return Route("define", _("a glossary term"))
         if self.names_card(bare):
             return Route("card", _("a card's name"))

@@ -202,6 +202,105 @@ def test_a_read_only_home_still_answers_and_refuses_writes_in_one_line(home, mon
     assert "cannot write to" in one_line(run("rebuild", code=1).error)
 
 
+# --------------------------------------------------------------------------- hostile, but cheap
+
+
+def crlookup(*args, env=None, **kwargs) -> subprocess.CompletedProcess:
+    """`crlookup ARGS` as a process of its own (its standard streams are the test's to set)."""
+    return subprocess.run(
+        [sys.executable, "-c", "from crlookup.ui.cli import main; main()", *args],
+        env=dict(os.environ, NO_COLOR="1", **(env or {})),
+        check=False,
+        **kwargs,
+    )
+
+
+def test_a_wildcard_that_stands_for_too_many_words_is_refused_at_once():
+    """Issue 32: '*e* *a* *i* *o* *u*' searched for 123 s; each stands for over 100 words."""
+    started = time.monotonic()
+    result = run("search", "*e* *a* *i* *o* *u*", code=2)
+    assert one_line(result.error) == (
+        "'*e*' stands for more than 100 words: a wildcard may stand for at most 100; "
+        "give more letters"
+    )
+    assert time.monotonic() - started < 30  # (seconds, not minutes: no timing beyond that)
+    assert run("search", "indestruct*", "--limit", "1").output.startswith("702.12 ")
+
+
+@pytest.mark.parametrize(
+    "option, value",
+    [("--id", "../../../evil"), ("--id", "a/b"), ("--id", ".."), ("--id", "x" * 65),
+     ("--lang", "../x"), ("--lang", "EN")],
+)  # fmt: skip
+def test_an_id_or_language_that_cannot_be_one_is_refused(home, option, value, tmp_path):
+    path = tmp_path / "MagicCompRules.txt"
+    path.write_bytes(OLD.read_bytes())
+    error = one_line(run("ingest", str(path), option, value, code=2).error)
+    assert error.startswith(f"{option}: expected ") and error.endswith(f"found {value!r}")
+    assert not (home / "sources").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/zero, mkfifo")
+def test_ingest_refuses_what_is_no_regular_file_at_once(home, tmp_path):
+    fifo = tmp_path / "rules.txt"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero")):
+        result = crlookup("ingest", str(path), capture_output=True, text=True, timeout=60)
+        assert (result.returncode, result.stderr) == (
+            2,
+            f"{path}: expected a file, found no regular file\n",
+        )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full")
+def test_output_that_cannot_be_written_is_one_line_and_not_the_librarys(home):
+    for args in (["rule", "702.2"], ["rule", "702.2", "--json"], ["search", "deathtouch"]):
+        with open("/dev/full", "w") as full:
+            result = crlookup(*args, stdout=full, stderr=subprocess.PIPE, text=True)
+        assert (result.returncode, result.stderr) == (
+            1,
+            "crlookup: cannot write the output: No space left on device\n",
+        )
+
+
+def test_closed_standard_streams(home):
+    closed = crlookup("rule", "702.2", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                      text=True, pass_fds=(), preexec_fn=lambda: os.close(1))  # fmt: skip
+    assert (closed.returncode, closed.stderr) == (1, "crlookup: the standard output is closed\n")
+    quiet = crlookup("rule", "702.2", capture_output=True, text=True,
+                     preexec_fn=lambda: os.close(2))  # fmt: skip
+    assert quiet.returncode == 0 and quiet.stdout.startswith("en-2010-07-16\n702.2 Deathtouch")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal")
+@pytest.mark.parametrize("columns", ["0", "5", "x"])
+def test_a_width_no_text_fits_is_a_terminals_own(home, columns):
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        result = crlookup("rule", "702.2b", env={"COLUMNS": columns}, stdout=follower,
+                          stderr=subprocess.PIPE, timeout=60)  # fmt: skip
+        os.close(follower)
+        shown = b""
+        with contextlib.suppress(OSError):
+            while chunk := os.read(leader, 65536):
+                shown += chunk
+    finally:
+        os.close(leader)
+    assert result.returncode == 0
+    lines = shown.decode().splitlines()
+    assert lines[0] == "en-2010-07-16" and lines[1].startswith("702.2b Any nonzero amount")
+    assert max(len(line) for line in lines) <= 80  # 80 columns: the pseudo-terminal has none
+
+
+def test_what_reorders_text_on_a_terminal_is_shown_escaped(home):
+    result = crlookup("rule", "702.2", "--edition", "x\u202ey", capture_output=True, text=True)
+    assert result.stderr == "no edition x\\u202ey\n"
+    result = crlookup("\u202eabc", capture_output=True, text=True)
+    assert result.stderr.splitlines()[0] == "crlookup: words: crlookup search '\\u202eabc'"
+
+
 # --------------------------------------------------------------------------- killed builds
 
 PAUSE = """

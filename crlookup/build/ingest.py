@@ -36,10 +36,12 @@ def ingest(
     from pathlib import Path
 
     from crlookup import sources
+    from crlookup.core.model import check_given
 
+    check_given(options.get("id"), options.get("lang"))
     root = Path(root or home())
     path = Path(path)
-    data = path.read_bytes()
+    data = read_source(path)
     fmt = sources.detect(path, data)
     found = sources.read(path, data, fmt)
     if options.get("id") and len(found) > 1:
@@ -93,6 +95,30 @@ def ingest(
         return [e for e in lib.editions(None) if e.id in {p.id for p in parsed}]
     finally:
         lib.close()
+
+
+MAX_SOURCE = 100 * 1024 * 1024  # an edition's file: a rules text is 1 MB, the archive 9 MB
+
+
+def read_source(path: Path) -> bytes:
+    """The bytes of an edition file a user gives; BadInput for what is no regular file (a
+    FIFO would be waited on for ever, /dev/zero read until memory runs out) or is larger than
+    any edition could be."""
+    import stat
+
+    from crlookup.core.errors import BadInput
+
+    try:  # opened without waiting (a FIFO's open waits for a writer), then looked at
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BadInput(f"{path}: expected a file, found no regular file")
+            data = f.read(MAX_SOURCE + 1)
+    except OSError as e:
+        raise BadInput(f"{path}: {e.strerror or e}") from None
+    if len(data) > MAX_SOURCE:
+        raise BadInput(f"{path}: expected an edition's file, found over {MAX_SOURCE >> 20} MB")
+    return data
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

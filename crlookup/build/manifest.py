@@ -201,6 +201,11 @@ def apply_options(edition: Edition, options: dict) -> Edition:
     shipped source whose ids another source already has."""
     from datetime import date
 
+    from crlookup.core.model import check_given
+
+    check_given(options.get("id"), options.get("lang"))
+    for given in (options.get("ids") or {}).values():
+        check_given(given)
     changes = {}
     if options.get("lang"):
         changes["lang"] = options["lang"]

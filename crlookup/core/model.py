@@ -263,6 +263,26 @@ def fold(text: str) -> str:
     return " ".join(text.casefold().replace("ё", "е").split())
 
 
+# What a user may name an edition (`ingest --id`) and its language (`--lang`): ids name files
+# (ask's vectors/<id>.pickle), so never "../../evil".
+GIVEN_ID = r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
+GIVEN_LANG = r"[a-z]{2,3}(?:-[a-z0-9]{2,8})?"
+
+
+def check_given(id_: str | None = None, lang: str | None = None) -> None:
+    """BadInput for an edition id or a language a user gave that cannot be one."""
+    import re
+
+    from crlookup.core.errors import BadInput
+
+    if id_ is not None and (not re.fullmatch(GIVEN_ID, id_) or ".." in id_):
+        raise BadInput(
+            f"--id: expected letters, digits, '.', '_' and '-' (at most 64, no '..'), found {id_!r}"
+        )
+    if lang is not None and not re.fullmatch(GIVEN_LANG, lang):
+        raise BadInput(f"--lang: expected a language code such as en, ru or pl, found {lang!r}")
+
+
 def edition_id(lang: str, day: date, document: str = "cr") -> str:
     """An edition's id: "en-2024-07-30" for the CR; "ipg-2024-09-23" for another document in
     English, "mtr-zh-2026-02-27" in another language."""

@@ -24,6 +24,7 @@ import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crlookup.core.errors import MAX_WORDS, LibraryDamaged, QueryError
+from crlookup.core.i18n import _
 from crlookup.core.model import fold
 from crlookup.library.database import INDEX_DIR
 
@@ -37,6 +38,7 @@ EDITION_DOCS = "editions.pickle"  # each edition's documents (sorted numbers): s
 KEYS = "keys.pickle"  # each document's number by its key (content digest): for adding editions
 _WORD = re.compile(r"[^\W\d_]{2,}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+MAX_EXPANSION = 100  # the words a wildcard may stand for ("plan*": 9 of them)
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
 
@@ -382,7 +384,28 @@ class Index:
             return node
 
         cleaned = parsed.accept(drop_stop_words).normalize()
-        return parsed if cleaned is q.NullQuery else cleaned
+        found = parsed if cleaned is q.NullQuery else cleaned
+        self._check_expansion(found)
+        return found
+
+    def _check_expansion(self, query) -> None:
+        """QueryError for a wildcard that stands for more than MAX_EXPANSION words of the index
+        ("*e*": 2,016 of them, and 4 s to search; "sacrific*" stands for one)."""
+        from itertools import islice
+
+        from whoosh.query import MultiTerm
+
+        reader = self.searcher.reader()
+        for node in query.leaves():
+            if isinstance(node, MultiTerm):
+                count = sum(1 for _ in islice(node._btexts(reader), MAX_EXPANSION + 1))
+                if count > MAX_EXPANSION:
+                    raise QueryError(
+                        _(
+                            "{pattern!r} stands for more than {count} words: a wildcard may "
+                            "stand for at most {count}; give more letters"
+                        ).format(pattern=node.text, count=MAX_EXPANSION)
+                    )
 
     def _editions_of(self, docnum: int) -> tuple[str, ...]:
         """The editions a document is in, oldest first."""

@@ -6,6 +6,8 @@ code 1 (not found) or 2 (bad input); rich is imported only for output meant for 
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import itertools
 import json
 import os
@@ -206,10 +208,25 @@ class Group(Command, click.Group):
             from crlookup.core import paths
             from crlookup.library import home
 
+            if e.filename is None and e.errno in _WRITING:  # `> /dev/full`: not the home's
+                _set_output_aside()  # (a build names its files, or says it is the home's)
+                raise Failure(
+                    _("crlookup: cannot write the output: {reason}").format(reason=e.strerror),
+                    NOT_FOUND,
+                ) from None
             found = home.storage_error(e, paths.home())  # the library home: full, read-only
             if found is not None:
                 raise Failure(str(found), found.exit_code) from None
             raise Failure(f"{e.filename or 'crlookup'}: {e.strerror}", BAD_INPUT) from None
+
+
+def _set_output_aside() -> None:
+    """Nothing more is written to the standard output (it failed)."""
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process)
+
+
+# the errors of a write that fails for want of room
+_WRITING = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 ROUTE = "any"  # the hidden command behind `crlookup <anything>`
@@ -1184,6 +1201,39 @@ def doctor(as_json: bool):
         )
 
 
+# The characters that reorder text on a terminal (Unicode's Bidi_Control): a message that
+# repeats what was typed would otherwise show "no edition x‮y" reversed, or hide part of it.
+_BIDI = {
+    c: f"\\u{c:04x}"
+    for c in (0x61C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+
+
+class _BidiEscaped:
+    """stderr, every bidirectional control character written to it shown as its escape."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(text.translate(_BIDI))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _closed_streams() -> None:
+    """Standard streams closed by the caller: a closed stderr takes nothing (`2>&-`: the
+    messages are not wanted, the answer is); a closed stdout (`>&-`) leaves nothing to answer
+    on: one line on stderr, exit code 1."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process)
+    if sys.stdout is None:
+        sys.stderr.write("crlookup: the standard output is closed\n")
+        sys.stderr.flush()
+        os._exit(1)
+
+
 def main() -> None:
     """The `crlookup` console script.
 
@@ -1194,6 +1244,8 @@ def main() -> None:
     """
 
     code = 0
+    _closed_streams()
+    sys.stderr = _BidiEscaped(sys.stderr)
     try:
         cli.main(prog_name="crlookup")  # ends with SystemExit (click's standalone mode)
     except SystemExit as e:
@@ -1205,4 +1257,11 @@ def main() -> None:
         sys.stderr.flush()
     except BrokenPipeError:  # e.g. `crlookup export ... | head`
         pass
+    except OSError as e:  # the output's last part could not be written (`> /dev/full`)
+        with contextlib.suppress(OSError):
+            sys.stderr.write(
+                _("crlookup: cannot write the output: {reason}").format(reason=e.strerror) + "\n"
+            )
+            sys.stderr.flush()
+        code = code or 1
     os._exit(code)

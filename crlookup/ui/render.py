@@ -780,13 +780,26 @@ def console(stderr: bool = False, color: str = "auto") -> Console:
     pipe): no colour unless `color` is "always", and nothing wrapped (`UNWRAPPED`)."""
     stream = sys.stderr if stderr else sys.stdout
     terminal = stream.isatty()
-    width = None if terminal else laid_out_width()
+    width = terminal_width(stream) if terminal else laid_out_width()
     if color == "always":
         return Console(stderr=stderr, highlight=False, force_terminal=True, width=width)
     plain = color == "never" or bool(os.environ.get("NO_COLOR")) or not terminal
     return Console(
         stderr=stderr, highlight=False, color_system=None if plain else "auto", width=width
     )
+
+
+def terminal_width(stream) -> int | None:
+    """The width of a terminal: rich's (COLUMNS, else the terminal's own), unless COLUMNS is
+    one no text fits ("0", "5"): then the terminal's own, else 80."""
+    columns = os.environ.get("COLUMNS")
+    if columns is None or (columns.isdigit() and int(columns) >= 20):
+        return None
+    try:
+        size = os.get_terminal_size(stream.fileno()).columns
+    except (OSError, ValueError, AttributeError):
+        size = 0
+    return size if size >= 20 else 80
 
 
 def laid_out_width() -> int:
