@@ -283,6 +283,41 @@ def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(
     lib.close()
 
 
+def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_command(
+    small_archive, monkeypatch
+):
+    """Issue 32: a background build that failed for lack of space was started again by every
+    command, and the notice still said the editions were being added."""
+    import shutil
+    import subprocess
+
+    from conftest import run
+
+    monkeypatch.setattr(build, "FIRST", 1)
+    home = home_of(small_archive)
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    build.open_library(home).close()
+    assert len(started) == 1  # the first use starts adding the two older editions
+    real = shutil.disk_usage
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: real(p)._replace(free=5 * 1024 * 1024))
+    assert build.main(["grow", home]) == 1  # what that process does, on a full disk
+    reason = build.grow_failure(home)
+    assert reason.startswith("no space left on the disk of ")
+    result = run("rule", "100.1")
+    assert result.output.startswith("en-2004-10-01")
+    assert result.error == (
+        f"crlookup: 2 older editions could not be added: {reason} (history and diff reach back "
+        "to 2004-10-01; tried again in ten minutes)\n"
+    )
+    assert len(started) == 1  # not started again by that command
+    monkeypatch.setattr(shutil, "disk_usage", real)
+    monkeypatch.setattr(build, "GROW_RETRY_S", 0)  # ten minutes later: tried again
+    build.open_library(home).close()
+    assert len(started) == 2 and build.main(["grow", home]) == 0
+    assert build.grow_failure(home) is None and build.open_library(home).pending == 0
+
+
 # --------------------------------------------------------------------------- the cards part
 
 

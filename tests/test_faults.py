@@ -101,6 +101,11 @@ def test_a_damaged_card_database_is_rebuilt_not_linked_again(home, damage):
     assert result.output.startswith("Giant Spider")
     assert doctor.damaged(str(library(home))) == []
     assert run("card", "Serra Angel").error == ""  # no second rebuild
+    (made,) = (home / "parsed").glob("cards-*.sqlite")
+    assert (home / "parsed" / (made.name + ".sha256")).exists()
+    inode = made.stat().st_ino
+    run("rebuild")  # a sound copy is linked, not made again
+    assert made.stat().st_ino == inode == (library(home) / "cards.sqlite").stat().st_ino
 
 
 def test_a_card_database_changed_in_a_way_sqlite_cannot_see_is_found_by_its_checksum(home):
@@ -160,6 +165,37 @@ def test_your_editions_are_kept_by_a_rebuild(home):
     assert run("rule", "100.1", "--edition", "en-2003-03-15").output.startswith("en-2003-03-15")
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [b'{"sources": [{"file": "MagicComp', b"\xff\xfe{}", b'{"sources": 7}', b"", b"\x00" * 64],
+    ids=["truncated", "not-utf8", "wrong-shape", "empty", "zeroed"],
+)
+def test_your_damaged_manifest_is_made_again_from_the_library(home, damage):
+    """Issue 32: a damaged sources/manifest.json failed every command, rebuild included."""
+    run("ingest", str(OLD), "--id", "mine-2003")
+    manifest = home / "sources" / "manifest.json"
+    before = json.loads(manifest.read_text(encoding="utf-8"))
+    manifest.write_bytes(damage)
+    result = run("rule", "100.1", "--edition", "mine-2003")
+    assert result.error.startswith(
+        "crlookup: library damaged (sources/manifest.json: not a valid source manifest ("
+    )
+    assert result.output.startswith("mine-2003")
+    assert json.loads(manifest.read_text(encoding="utf-8")) == {
+        "sources": [
+            {
+                "file": OLD.name,
+                "format": "text",
+                "editions": ["mine-2003"],
+                "options": {"id": "mine-2003", "lang": "en", "date": "2003-03-15"},
+            }
+        ]
+    }
+    assert before["sources"][0]["options"] == {"id": "mine-2003"}
+    assert (home / "sources" / "manifest.json.damaged").read_bytes() == damage
+    assert run("rule", "100.1", "--edition", "mine-2003").error == ""  # healed: once
+
+
 # --------------------------------------------------------------------------- disk and home
 
 
@@ -189,6 +225,26 @@ def test_a_disk_that_fills_during_an_ingest(home, monkeypatch):
     assert library(home) == before and not list((home / "sources").glob("*.txt"))
     assert not [p for p in home.iterdir() if p.name.startswith("build-")]
     assert run("rule", "702.2").output.startswith("en-2010-07-16")  # the old library, in use
+
+
+def test_a_disk_that_fills_while_the_editions_are_written(home, monkeypatch):
+    """Issue 32: SQLite says a full disk its own way (sqlite3.OperationalError), which was a
+    traceback."""
+    import sqlite3
+
+    from crlookup.build.stages import editions
+
+    before = library(home)
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(editions, "_insert", full)
+    error = one_line(run("ingest", str(OLD), code=1).error.splitlines()[-1])
+    assert error.startswith("no space left on the disk of ")
+    assert "while reading the sources" in error
+    assert library(home) == before and not list((home / "sources").glob("*.txt"))
+    assert not [p for p in home.iterdir() if p.name.startswith("build-")]
 
 
 def test_a_read_only_home_still_answers_and_refuses_writes_in_one_line(home, monkeypatch):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 
 import pytest
 from hypothesis import given, settings
@@ -44,6 +45,17 @@ def test_every_word_first_then_some(en):
     first = r.hits[0]
     assert "deathtouch" in first.text.lower() and "trample" in first.text.lower()
     assert {"702.2", "702.19"} <= set(numbers(r))
+
+
+@pytest.mark.parametrize("query", ["sacrifice", "phasing", "deathtuch trampel", "mana ability"])
+def test_hits_of_equal_score_come_in_an_order_no_build_changes(en, query):
+    """Issue 32: whoosh breaks ties by document number, which two index-writing processes make
+    differ from build to build; ties go by number, title and text instead, whatever the limit."""
+    ten = en.search(query, limit=10).hits
+    for a, b in itertools.pairwise(ten):
+        assert (-a.found.score, index._tie_key(a.found)) < (-b.found.score, index._tie_key(b.found))
+    for limit in (1, 3, 6):
+        assert numbers(en.search(query, limit=limit)) == numbers(en.search(query, limit=10))[:limit]
 
 
 def test_misspellings_are_corrected(en):

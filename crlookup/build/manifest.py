@@ -16,7 +16,7 @@ import os
 import sqlite3
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.errors import LibraryError
+from crlookup.core.errors import LibraryDamaged, LibraryError
 from crlookup.core.paths import data_dir
 from crlookup.library.database import SCHEMA, open_db
 from crlookup.version import __version__
@@ -81,15 +81,26 @@ class SourceFile(NamedTuple):
         return digest.hexdigest()
 
 
+USER_MANIFEST = "sources/manifest.json"  # under the home: the editions a user added
+
+
 def read_manifest(directory: str, origin: str) -> list[SourceFile]:
+    """The sources a manifest lists. A damaged one: `LibraryError` for the shipped manifest,
+    `LibraryDamaged` for the user's (`repair` makes it again: `rebuild` does)."""
     path = os.path.join(directory, "manifest.json")
+
+    def damaged(detail: str) -> LibraryError:
+        if origin == "user":
+            return LibraryDamaged(USER_MANIFEST, path, f"not a valid source manifest ({detail})")
+        return LibraryError(f"{path}: not a valid source manifest ({detail})")
+
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except FileNotFoundError:
         return []
     except UnicodeDecodeError as e:
-        raise LibraryError(f"{path}: not a valid source manifest (not UTF-8: {e.reason})") from None
+        raise damaged(f"not UTF-8: {e.reason}") from None
     try:
         manifest = json.loads(text)
         files = [
@@ -111,8 +122,55 @@ def read_manifest(directory: str, origin: str) -> list[SourceFile]:
                         SourceFile(os.path.join(directory, cards[part]["file"]), fmt, origin)
                     )
         return files
-    except (ValueError, KeyError, TypeError) as e:
-        raise LibraryError(f"{path}: not a valid source manifest ({e})") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise damaged(str(e) or type(e).__name__) from None
+
+
+def repair(root: str) -> bool:
+    """Make the user's manifest again if it is damaged: from the files in `sources/` that the
+    current library was built from (their editions, ids, languages and dates as it has them);
+    the damaged one is kept beside it (manifest.json.damaged). Whether it was repaired."""
+    directory = os.path.join(root, "sources")
+    try:
+        read_manifest(directory, "user")
+        return False
+    except LibraryDamaged:
+        pass
+    from crlookup.library import home
+
+    built: dict[str, list[tuple[str, str, str, str]]] = {}
+    current = home.current(root)
+    if current is not None:
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(open_db(current)) as db:
+            rows = db.execute(
+                "SELECT id, lang, date, format, source FROM editions WHERE origin = 'user' "
+                "ORDER BY date"
+            )
+            for row in rows:
+                built.setdefault(row["source"], []).append(tuple(row)[:4])
+    items = []
+    for name in sorted(os.listdir(directory)):
+        editions = built.get(name)
+        if not editions or name.startswith("."):
+            continue  # a file no library was built from: its record is lost with the manifest
+        options = {}
+        if len(editions) == 1:
+            options = dict(zip(("id", "lang", "date"), editions[0][:3], strict=True))
+        items.append(
+            {
+                "file": name,
+                "format": editions[0][3],
+                "editions": [e[0] for e in editions],
+                "options": options,
+            }
+        )
+    target = os.path.join(directory, "manifest.json")
+    os.replace(target, target + ".damaged")
+    tmp = target + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump({"sources": items}, f, indent=2)
+    os.replace(tmp, target)
+    return True
 
 
 def source_files(root: str) -> list[SourceFile]:

@@ -93,7 +93,7 @@ def _start_growing(root: str) -> None:
     running (it holds the lock, and will leave the library complete or be started again)."""
     import subprocess
 
-    if home.busy(root):
+    if home.busy(root) or grow_failure(root) is not None:
         return
     with contextlib.suppress(OSError):
         subprocess.Popen(
@@ -109,6 +109,39 @@ def _start_growing(root: str) -> None:
 def grow(root: str) -> str:
     """Add the editions a first build left for later (the library stays in use meanwhile)."""
     return build(root)
+
+
+GROW_FAILED = ".grow-failed"  # in the home: why the last `grow` failed, and when
+GROW_RETRY_S = 600  # it is not started again before: not by every command, on a full disk
+
+
+def grow_failure(root: str) -> str | None:
+    """Why adding the older editions in the background failed less than GROW_RETRY_S ago."""
+    import json
+    import time
+
+    try:
+        with open(os.path.join(root, GROW_FAILED), encoding="utf-8") as f:
+            failed = json.load(f)
+        if time.time() - float(failed["when"]) < GROW_RETRY_S:
+            return str(failed["reason"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def _grown(root: str, reason: str | None) -> None:
+    """Record how `grow` ended (a failure's reason, or none), if the home can be written."""
+    import json
+    import time
+
+    path = os.path.join(root, GROW_FAILED)
+    with contextlib.suppress(OSError):
+        if reason is None:
+            os.unlink(path)
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"when": time.time(), "reason": reason}, f)
 
 
 def _reached(doing: str) -> None:
@@ -131,6 +164,7 @@ def rebuild(root: str | None = None, progress: Progress | None = None) -> Librar
     the current library reused: what a damaged library needs. Atomic like every build; the
     older editions of the archive are added in the background, as on first use."""
     root = root or default_home()
+    manifest.repair(root)  # the user's own manifest, if it is what is damaged
     path = build(root, progress=progress, first=FIRST, fresh=True)
     lib = Library(path, _connect(path))
     if lib.pending:
@@ -263,9 +297,14 @@ def _build(root, files, progress, first, fresh) -> str:
             pointer = root_path / f"current.{uuid.uuid4().hex[:8]}.tmp"
             pointer.write_text(final.name, encoding="utf-8")
             os.replace(pointer, root_path / "current")
-        except OSError as e:
+        except (OSError, sqlite3.OperationalError) as e:
             home.sweep(root_path)
-            found = home.storage_error(e, root, needed, _doing or None)
+            written = _full(e, root)
+            found = (
+                None
+                if written is None
+                else home.storage_error(written, root, needed, _doing or None)
+            )
             if found is None:
                 raise
             raise found from None
@@ -274,13 +313,25 @@ def _build(root, files, progress, first, fresh) -> str:
             raise
         _step("switched")
         home.sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
-        from crlookup.build.stages.cards import cache_names
+        from crlookup.build.stages.cards import DIGEST, cache_names
 
         shipped = cache_names(files, stamp["sources"])
         for cached in (root_path / "parsed").glob("*"):
-            if cached.name not in shipped:  # card databases of card files no longer shipped
+            if cached.name.removesuffix(DIGEST) not in shipped:  # of card files no longer shipped
                 cached.unlink(missing_ok=True)
         return str(final)
+
+
+def _full(e: Exception, root: str) -> OSError | None:
+    """The OSError a failure to write is, SQLite's own included ("database or disk is full":
+    a full disk in the home, where the build writes)."""
+    if isinstance(e, OSError):
+        return e
+    if "full" in str(e) or getattr(e, "sqlite_errorcode", None) == 13:  # SQLITE_FULL
+        import errno
+
+        return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), root)
+    return None
 
 
 def _units_kept(
@@ -393,7 +444,9 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         grow(argv[1])
-    except Exception as e:  # noqa: BLE001 (in the background: the next command starts it again)
+    except Exception as e:  # noqa: BLE001 (in the background: a later command starts it again)
         sys.stderr.write(f"crlookup: adding the older editions failed: {e}\n")
+        _grown(argv[1], str(e) or type(e).__name__)
         return 1
+    _grown(argv[1], None)
     return 0

@@ -290,7 +290,7 @@ class Index:
         if allowed is not None and not allowed:  # nothing in scope (whoosh reads {} as no filter)
             return Results([], text or query, corrections, False, 0)
 
-        def run(parsed):
+        def run(parsed, limit: int):
             try:
                 return self.searcher.search(parsed, filter=allowed, limit=limit, terms=True)
             except RecursionError:
@@ -306,15 +306,29 @@ class Index:
                     self.check()  # unless the index itself is damaged
                     raise QueryError(f"cannot search for {text!r}: {e}") from None
 
+        def ranked(parsed, limit: int) -> list:
+            """The best `limit` hits, those of equal score in an order no build changes:
+            whoosh orders them by document number, which differs from build to build (two
+            processes write the index), so more are asked for while the last ties."""
+            ask = limit * 2
+            while True:
+                # (a comprehension, not list(): list() asks whoosh for len(), which counts
+                # every match)
+                hits = [h for h in run(parsed, ask)]  # noqa: C416
+                if len(hits) < ask or hits[min(limit, len(hits)) - 1].score != hits[-1].score:
+                    break
+                ask *= 2
+            hits.sort(key=lambda h: (-h.score, _tie_key(h)))
+            return hits[:limit]
+
         relaxed = False
         if text:
-            # (a comprehension, not list(): list() asks whoosh for len(), which counts every match)
-            found = list(run(self._parse(text, every_word=True)))
+            found = ranked(self._parse(text, every_word=True), limit)
             complete = len(found)
             plain = not (_OPERATORS & set(text.split()) or '"' in text)
             if len(found) < limit and plain and len(_WORD.findall(text)) > 1:
                 # fewer than asked for have every word: follow them with those having some
-                more = run(self._parse(text, every_word=False))
+                more = ranked(self._parse(text, every_word=False), limit + len(found))
                 seen = {h.docnum for h in found}
                 extra = [h for h in more if h.docnum not in seen][: limit - len(found)]
                 relaxed = bool(extra)
@@ -453,6 +467,16 @@ class Index:
             )
             snippet = hl.highlight_hit(found, "body", text=text, top=2) or ""
         return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+def _tie_key(hit) -> tuple:
+    """What orders hits of equal score: the entry's number in its document's order, then
+    its title and text's key (a digest of the text: the same in every build)."""
+    from crlookup.core.documents import sort_key
+
+    stored = hit.fields()
+    number = stored.get("number", "")
+    return (sort_key(number) if number else (), stored.get("title", ""), stored.get("key", ""))
 
 
 def _at_or_below(number: str):

@@ -386,6 +386,14 @@ class _BuildProgress:
             self.bar = None
 
 
+def pipeline_grow_failure() -> str | None:
+    """Why the older editions could not be added in the background, lately (or None)."""
+    from crlookup.build import pipeline
+    from crlookup.core import paths
+
+    return pipeline.grow_failure(paths.home())
+
+
 def open_library(as_json: bool = False):
     """The library, built first if need be; a build that could not read the card file says
     so (the rules are built all the same, and card features repeat it), as does one that could
@@ -422,7 +430,23 @@ def open_library(as_json: bool = False):
             ),
             err=True,
         )
-    if lib.pending and not as_json:
+    failed = pipeline_grow_failure() if lib.pending and not as_json else None
+    if failed:
+        click.echo(
+            ngettext(
+                "crlookup: {count} older edition could not be added: {reason} (history and "
+                "diff reach back to {date}; tried again in ten minutes)",
+                "crlookup: {count} older editions could not be added: {reason} (history and "
+                "diff reach back to {date}; tried again in ten minutes)",
+                lib.pending,
+            ).format(
+                count=lib.pending,
+                reason=failed,
+                date=min(e.date for e in lib.editions()).isoformat(),
+            ),
+            err=True,
+        )
+    elif lib.pending and not as_json:
         click.echo(
             ngettext(
                 "crlookup: {count} older edition is being added in the background "
