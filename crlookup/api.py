@@ -464,4 +464,6 @@ def open(
         if notice:
             notice(e.part, e.detail)
         found = _rebuilt(root, os.path.dirname(e.path), e.part, e.detail, progress)
-    return Library(found.path, found.db, root, progress, notice, heals=heal)
+    lib = Library(found.path, found.db, root, progress, notice, heals=heal)
+    lib.stale = found.stale
+    return lib

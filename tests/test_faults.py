@@ -258,6 +258,44 @@ def test_a_read_only_home_still_answers_and_refuses_writes_in_one_line(home, mon
     assert "cannot write to" in one_line(run("rebuild", code=1).error)
 
 
+def test_a_stale_library_in_a_read_only_home_answers_and_says_it_is_stale(
+    home, small_data, monkeypatch
+):
+    """Issue 32: a source changed, and the home cannot be written to: every command failed
+    ("cannot write"); it answers from the library there is, and says why it is out of date.
+    (Tests run as root, whom a read-only mode does not stop: the home refuses as one would.)"""
+
+    def refuse(*args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(home / ".lock"))
+
+    cards = small_data / "cards-faces.jsonl"
+    cards.write_bytes(cards.read_bytes() + b"\n")  # a source changed: the library is stale
+    monkeypatch.setattr(library_home, "locked", refuse)
+    result = run("rule", "702.2")
+    assert result.output.startswith("en-2010-07-16\n702.2 Deathtouch")
+    assert one_line(result.error).startswith(
+        "crlookup: warning: the library is out of date (its sources changed) and could not be "
+        "rebuilt: cannot write to "
+    )
+
+
+def test_a_read_only_home_never_starts_adding_the_older_editions(small_archive, monkeypatch):
+    monkeypatch.setattr(build, "FIRST", 1)
+    home = os.environ["CRLOOKUP_HOME"]
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    build.open_library(home).close()
+    assert len(started) == 1
+    monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK)  # as read-only
+    result = run("rule", "100.1")
+    assert result.output.startswith("en-2004-10-01")
+    assert result.error == (
+        f"crlookup: 2 older editions could not be added: the library home {home} is read-only "
+        "(history and diff reach back to 2004-10-01; tried again in ten minutes)\n"
+    )
+    assert len(started) == 1
+
+
 # --------------------------------------------------------------------------- hostile, but cheap
 
 

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from crlookup.build import manifest
 from crlookup.build.manifest import CARD_FORMATS, SourceFile, Unit
-from crlookup.core.errors import LibraryDamaged
-from crlookup.core.i18n import N_
+from crlookup.core.errors import LibraryDamaged, StorageError
+from crlookup.core.i18n import N_, _
 from crlookup.core.paths import home as default_home
 from crlookup.library import home
 from crlookup.library.database import DB, SCHEMA, open_db
@@ -81,7 +81,15 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
             home.tidy(root, path)
             return Library(path, db)
         db.close()
-    path = build(root, files, progress, first=FIRST)
+    old = path
+    try:
+        path = build(root, files, progress, first=FIRST)
+    except StorageError as e:  # a read-only home, a full disk: what there is still answers
+        if old is None:
+            raise
+        lib = Library(old, _connect(old))
+        lib.stale = str(e)
+        return lib
     lib = Library(path, _connect(path))
     if lib.pending:
         _start_growing(root)
@@ -94,7 +102,7 @@ def _start_growing(root: str) -> None:
     import subprocess
 
     if home.busy(root) or grow_failure(root) is not None:
-        return
+        return  # (a home it cannot write to among them: it would fail at once)
     with contextlib.suppress(OSError):
         subprocess.Popen(
             [sys.executable, "-m", "crlookup.build", "grow", root],
@@ -116,9 +124,13 @@ GROW_RETRY_S = 600  # it is not started again before: not by every command, on a
 
 
 def grow_failure(root: str) -> str | None:
-    """Why adding the older editions in the background failed less than GROW_RETRY_S ago."""
+    """Why adding the older editions in the background failed less than GROW_RETRY_S ago,
+    or would fail now (a home it cannot write to)."""
     import json
     import time
+
+    if os.path.isdir(root) and not os.access(root, os.W_OK):
+        return _("the library home {path} is read-only").format(path=root)
 
     try:
         with open(os.path.join(root, GROW_FAILED), encoding="utf-8") as f:

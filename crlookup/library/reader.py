@@ -217,6 +217,9 @@ class Library:
         self._card_names: sqlite3.Connection | None = None  # cards.sqlite, for names_card
         self._editions: list[EditionInfo] | None = None
         self._memo: dict = {}
+        # why this library is used although its sources changed (it could not be rebuilt: a
+        # read-only home, a full disk), or None
+        self.stale: str | None = None
 
     def close(self) -> None:
         self.db.close()

@@ -430,6 +430,14 @@ def open_library(as_json: bool = False):
             ),
             err=True,
         )
+    if lib.stale:  # its sources changed, and it could not be rebuilt: it answers as it is
+        click.echo(
+            _(
+                "crlookup: warning: the library is out of date (its sources changed) and could "
+                "not be rebuilt: {reason}"
+            ).format(reason=lib.stale),
+            err=True,
+        )
     failed = pipeline_grow_failure() if lib.pending and not as_json else None
     if failed:
         click.echo(
