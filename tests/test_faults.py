@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import OFFICIAL, ROOT, one_line, run, write_small_data
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crlookup.build import doctor
 from crlookup.build import pipeline as build
@@ -197,6 +199,78 @@ def test_your_damaged_manifest_is_made_again_from_the_library(home, damage):
 
 
 # --------------------------------------------------------------------------- disk and home
+
+
+# Every file of a built home, and a command that reads it (`current`: every command does).
+HOME_FILES = {
+    "current": ["rule", "702.2"],
+    "library.sqlite": ["rule", "702.2"],
+    "cards.sqlite": ["card", "Giant Spider"],
+    "index/en/editions.pickle": ["search", "deathtouch"],
+    "index/en/keys.pickle": ["search", "deathtouch"],
+    "index/en/vocabulary.json": ["search", "deathtuch"],
+    "index/en/stopwords.json": ["search", "the deathtouch"],
+    "index/en/*.toc": ["search", "deathtouch"],
+    "index/en/*.seg": ["search", "deathtouch"],
+    "ask/en-2010-07-16.pickle": ["ask", "Can a creature with deathtouch block?", "--brief"],
+    "vectors/en-2010-07-16.pickle": ["ask", "Can a creature with deathtouch block?", "--brief"],
+    "card_rules/en-2010-07-16.pickle": ["card", "Giant Spider"],
+}
+
+
+@pytest.fixture(scope="module")
+def pristine(shared_home):
+    """The small library, built once, and what each command answers from it."""
+    data, home = shared_home
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CRLOOKUP_DATA", str(data))
+        env.setenv("CRLOOKUP_HOME", str(home))
+        answers = {tuple(args): run(*args).output for args in HOME_FILES.values()}
+    return data, home, answers
+
+
+def _damage(path: Path, how: str, at: float, size: int) -> None:
+    data = bytearray(path.read_bytes())
+    start = int(len(data) * at)
+    if how == "truncated":
+        data = data[:start]
+    elif how == "zeroed":
+        data[start : start + size] = bytes(len(data[start : start + size]))
+    else:  # bytes flipped, one in every few from `start`
+        for i in range(start, min(len(data), start + size * 16), 16):
+            data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    part=st.sampled_from(sorted(HOME_FILES)),
+    how=st.sampled_from(["truncated", "zeroed", "flipped"]),
+    at=st.floats(0, 1),
+    size=st.integers(1, 4096),
+)
+def test_damage_to_any_file_of_the_home_is_answered_or_healed_in_one_line(
+    pristine, tmp_path_factory, part, how, at, size
+):
+    """Issue 32: truncated, zeroed or flipped bytes in any file of the home; the next command
+    answers as it would have, or says one line and heals (then the one after answers quietly)."""
+    data, source, answers = pristine
+    home = tmp_path_factory.mktemp("damaged") / "home"
+    shutil.copytree(source, home, symlinks=True)
+    lib = home / (home / "current").read_text(encoding="utf-8").strip()
+    files = [home / "current"] if part == "current" else sorted(lib.glob(part))
+    for file in files:
+        _damage(file, how, at, size)
+    args = HOME_FILES[part]
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CRLOOKUP_DATA", str(data))
+        env.setenv("CRLOOKUP_HOME", str(home))
+        first = run(*args)
+        assert first.output == answers[tuple(args)], (part, how, first.error)
+        said = [line for line in first.error.splitlines() if "building the library" not in line]
+        assert len(said) <= 1, (part, how, first.error)
+        again = run(*args)
+        assert (again.output, again.error) == (answers[tuple(args)], ""), (part, how)
 
 
 def test_a_full_disk_before_a_build_is_one_line_and_leaves_nothing(small_data, monkeypatch):

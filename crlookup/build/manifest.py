@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import LibraryDamaged, LibraryError
 from crlookup.core.paths import data_dir
-from crlookup.library.database import SCHEMA, open_db
+from crlookup.library.database import DB, SCHEMA, open_db, record_checksums
 from crlookup.version import __version__
 
 if TYPE_CHECKING:
@@ -219,6 +219,7 @@ def restamp(path: str, stamp: dict, files: list[SourceFile]) -> None:
         with db:
             db.execute("UPDATE meta SET value = ? WHERE key = 'stamp'", (json.dumps(stamp),))
         db.close()
+        record_checksums(path, only=[DB])  # changed on purpose: not damage
 
 
 class Unit(NamedTuple):

@@ -25,7 +25,7 @@ from crlookup.core.errors import LibraryDamaged, StorageError
 from crlookup.core.i18n import N_, _
 from crlookup.core.paths import home as default_home
 from crlookup.library import home
-from crlookup.library.database import DB, SCHEMA, open_db
+from crlookup.library.database import CHECKSUMS, DB, SCHEMA, open_db, record_checksums, verify
 from crlookup.library.reader import Library
 from crlookup.version import __version__
 
@@ -76,6 +76,11 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
             fresh = True  # touched but unchanged: remember the new times
             manifest.restamp(path, stamp, files)
         if fresh:
+            try:  # its database as the build left it (a stat; its sha256 if that differs)
+                verify(path, [DB])
+            except LibraryDamaged:
+                db.close()
+                raise
             if stamp.get("pending"):
                 _start_growing(root)
             home.tidy(root, path)
@@ -302,6 +307,7 @@ def _build(root, files, progress, first, fresh) -> str:
                 progress,
                 first,
             )
+            record_checksums(str(tmp))  # what `verify` and doctor compare the files to
             final = root_path / f"library-{time.strftime('%Y%m%d%H%M%S')}-{uuid.uuid4().hex[:6]}"
             _step(N_("switching to the new library"))
             os.rename(tmp, final)
@@ -379,6 +385,8 @@ def _clone(base: str, tmp) -> None:
         os.makedirs(target, exist_ok=True)
         for name in names:
             src, dst = os.path.join(folder, name), os.path.join(target, name)
+            if name == CHECKSUMS:  # made again when the new library is complete
+                continue
             if name == DB:
                 shutil.copyfile(src, dst)
                 continue

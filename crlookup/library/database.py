@@ -36,6 +36,7 @@ def kept(library_path: str, folder: str, name: str):
     or it cannot be read."""
     import pickle
 
+    verify(library_path, [f"{folder}/{name}.pickle"])
     try:
         with open(os.path.join(library_path, folder, name + ".pickle"), "rb") as f:
             return pickle.load(f)
@@ -82,9 +83,117 @@ def check_database(file: str, tables: frozenset[str]) -> str:
                 return f"malformed ({lines[0] if lines else verdict})"
             present = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
     except sqlite3.DatabaseError as e:
-        return str(e)
+        return printable(str(e))
+    except UnicodeDecodeError:  # SQLite's own message quotes the damaged bytes
+        return "malformed (its schema cannot be read)"
     missing = sorted(tables - present)
     return f"no table {', '.join(missing)}" if missing else ""
+
+
+CHECKSUMS = "checksums.json"  # in a built library: each file's size, time and sha256
+
+
+def file_sha256(path: str) -> str:
+    """The sha256 of a file's bytes."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _unrecorded(name: str) -> bool:
+    """Files of a library that change without damage: whoosh's lock, SQLite's journals."""
+    return name in (CHECKSUMS, "MAIN_WRITELOCK") or name.endswith(("-journal", "-wal", "-shm"))
+
+
+def record_checksums(library_path: str, only: list[str] | None = None) -> None:
+    """Record every file of a library (or the `only` ones, again): size, modification time,
+    sha256. The build does it last, before the library is switched to; `verify` reads it."""
+    where = os.path.join(library_path, CHECKSUMS)
+    sums: dict[str, list] = {}
+    if only is not None:
+        with contextlib.suppress(OSError, ValueError), open(where, encoding="utf-8") as f:
+            sums = json.load(f)
+    names = only
+    if names is None:
+        names = sorted(
+            os.path.relpath(os.path.join(d, n), library_path).replace(os.sep, "/")
+            for d, _dirs, files in os.walk(library_path)
+            for n in files
+            if not _unrecorded(n)
+        )
+    for name in names:
+        path = os.path.join(library_path, name)
+        st = os.stat(path)
+        sums[name] = [st.st_size, st.st_mtime_ns, file_sha256(path)]
+    tmp = where + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(sums, f, indent=0, sort_keys=True)
+    os.replace(tmp, where)
+    _checksums.pop(library_path, None)  # read again by `verify`
+
+
+_checksums: dict[str, dict] = {}  # library path -> its recorded checksums, read once
+
+
+def part_of(name: str) -> str:
+    """The part of a library a file belongs to, as doctor names them: "index/en", "ask/<id>"."""
+    head, _, rest = name.partition("/")
+    if head == INDEX_DIR:
+        return "/".join(name.split("/")[:2])
+    return f"{head}/{rest.rsplit('.', 1)[0]}" if rest else name
+
+
+def verify(library_path: str, names, thorough: bool = False) -> None:
+    """`LibraryDamaged` if one of these files of a library (relative names) is not as the
+    build left it: missing, or of another size or time and then another sha256 (`thorough`:
+    the sha256 whatever its size and time, as doctor checks). Files it did not record (a
+    library of an older crlookup) pass."""
+    from crlookup.core.errors import LibraryDamaged
+
+    sums = _checksums.get(library_path)
+    if sums is None:
+        try:
+            with open(os.path.join(library_path, CHECKSUMS), encoding="utf-8") as f:
+                sums = json.load(f)
+            if not isinstance(sums, dict):
+                raise ValueError("not an object")
+        except FileNotFoundError:
+            sums = {}
+        except (OSError, ValueError) as e:
+            raise LibraryDamaged(CHECKSUMS, os.path.join(library_path, CHECKSUMS), str(e)) from None
+        _checksums[library_path] = sums
+    for name in names:
+        record = sums.get(name)
+        if not isinstance(record, list) or len(record) != 3:
+            continue
+        path = os.path.join(library_path, name)
+        # a folder's file is named (the index's), a file standing for its part is not
+        which = os.path.basename(name) + " " if name.startswith(INDEX_DIR + "/") else ""
+        try:
+            st = os.stat(path)
+        except OSError:
+            raise LibraryDamaged(part_of(name), path, f"{which}missing") from None
+        changed = thorough or [st.st_size, st.st_mtime_ns] != record[:2]
+        if changed and file_sha256(path) != record[2]:
+            raise LibraryDamaged(
+                part_of(name), path, f"{which}changed since it was built (its sha256 differs)"
+            )
+
+
+def recorded(library_path: str, under: str = "") -> list[str]:
+    """The files of a library the build recorded (under a folder: "index/en"), in order."""
+    verify(library_path, ())  # (reads the record)
+    prefix = under + "/" if under else ""
+    return sorted(n for n in _checksums.get(library_path, {}) if n.startswith(prefix))
+
+
+def printable(text: str) -> str:
+    """A message that quotes damaged bytes, on one line: control characters as escapes."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def write_meta(db_path, key: str, value) -> None:

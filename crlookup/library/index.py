@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from crlookup.core.errors import MAX_WORDS, LibraryDamaged, QueryError
 from crlookup.core.i18n import _
 from crlookup.core.model import fold
-from crlookup.library.database import INDEX_DIR
+from crlookup.library.database import INDEX_DIR, recorded, verify
 
 if TYPE_CHECKING:
     pass
@@ -180,6 +180,8 @@ class Index:
             raise QueryError(f"no index for language {lang!r} (there are: {', '.join(LANGS)})")
         self.lang = lang
         self.folder = os.path.join(directory, lang)
+        library = os.path.dirname(os.path.abspath(directory))
+        verify(library, recorded(library, f"{INDEX_DIR}/{lang}"))  # as the build left them
         try:
             # each file read as it is needed: whoosh's mmap path copies every part of a segment
             # it opens into memory whole (BytesIO of a memoryview), ~20 ms per English search

@@ -29,7 +29,7 @@ from crlookup.core.errors import (
 )
 from crlookup.core.i18n import _
 from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
-from crlookup.library.database import CARDS_DB, INDEX_DIR, connect
+from crlookup.library.database import CARDS_DB, INDEX_DIR, connect, verify
 
 if TYPE_CHECKING:
     from crlookup.library.cards import Cards
@@ -270,6 +270,7 @@ class Library:
             error = self.cards_error
             if error is not None:
                 raise CardsUnavailable(error)
+            verify(self.path, [CARDS_DB])  # as the build left it (shared: damage spreads)
             found = open_cards(self.path, self._card_names)
             if found is None:  # the build made it: its file has gone
                 path = os.path.join(self.path, CARDS_DB)
@@ -289,6 +290,7 @@ class Library:
         key = name_key(text)
         if len(key) < 3:
             return False
+        verify(self.path, [CARDS_DB])
         try:
             if self._card_names is None:  # one connection, the card features' if open
                 self._card_names = (

@@ -234,9 +234,11 @@ ROUTE = "any"  # the hidden command behind `crlookup <anything>`
 
 def _damaged(part: str, damage: str) -> None:
     """What the command line says of a damaged library, before crlookup.api rebuilds it."""
+    from crlookup.library.database import printable
+
     click.echo(
         _("crlookup: library damaged ({part}: {damage}); rebuilding").format(
-            part=part, damage=damage
+            part=part, damage=printable(damage)
         ),
         err=True,
     )

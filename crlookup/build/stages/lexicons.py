@@ -12,6 +12,7 @@ import contextlib
 import os
 
 from crlookup.build.stage import Build, Finding, Finish
+from crlookup.core.errors import LibraryDamaged
 from crlookup.features.ask.lexicon import LEXICON_DIR, LEXICON_VERSION
 from crlookup.features.ask.prepare import LANGS, VECTOR_DIR, VECTOR_VERSION
 from crlookup.features.card_rules import VOCABULARY_DIR, VOCABULARY_VERSION
@@ -87,7 +88,11 @@ def _kept(path: str, newest: dict[str, str]) -> list[Finding]:
         edition = newest[lang]
         for folder, version in ((LEXICON_DIR, LEXICON_VERSION), (VECTOR_DIR, VECTOR_VERSION)):
             file = os.path.join(path, folder, edition + ".pickle")
-            data = kept(path, folder, edition)
+            try:
+                data = kept(path, folder, edition)
+            except LibraryDamaged as e:  # not as the build left it
+                out.append(Finding(f"{folder}/{edition}", file, e.detail))
+                continue
             if data is None:
                 what = "missing" if not os.path.exists(file) else "unreadable"
             elif not isinstance(data, dict) or data.get("version") != version:
