@@ -3,10 +3,13 @@ use, the build lock, and the cleanup of what killed builds leave behind.
 
     current              the name of the library in use (replaced atomically)
     library-<stamp>/     one built library: library.sqlite (the rules), the search index,
-                         cards.sqlite (the cards), ask/ (what questions are read against)
-    parsed/              what was built from a source once, by its content (the card database)
+                         cards.sqlite (the cards), ask/ (what questions are read against),
+                         checksums.json (every file as the build left it)
+    parsed/              what was built from a source once, by its content (the card database,
+                         and its sha256)
     sources/             editions the user ingested, with their manifest.json
     .lock                held while building, so that two processes never build at once
+    .grow-failed         why adding the older editions in the background last failed
 
 A build writes a new `library-<stamp>/` beside the current one and only then points `current`
 at it (`switch`): a failed or interrupted build leaves the previous library in use.
