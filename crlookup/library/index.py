@@ -23,7 +23,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from crlookup.core.errors import MAX_WORDS, LibraryDamaged, QueryError
+from crlookup.core.errors import MAX_WORDS, LibraryDamaged, NumberError, QueryError
 from crlookup.core.i18n import _
 from crlookup.core.model import fold
 from crlookup.library.database import INDEX_DIR, recorded, verify
@@ -474,11 +474,15 @@ class Index:
 def _tie_key(hit) -> tuple:
     """What orders hits of equal score: the entry's number in its document's order, then
     its title and text's key (a digest of the text: the same in every build)."""
-    from crlookup.core.documents import sort_key
+    from crlookup.core.numbers import sort_key
 
     stored = hit.fields()
     number = stored.get("number", "")
-    return (sort_key(number) if number else (), stored.get("title", ""), stored.get("key", ""))
+    try:  # the CR's numbers in its order; a tournament document's ("2.1") after, as text
+        order: tuple = (0, sort_key(number)) if number else (0, ())
+    except NumberError:
+        order = (1, number)
+    return (order, stored.get("title", ""), stored.get("key", ""))
 
 
 def _at_or_below(number: str):

@@ -29,7 +29,15 @@ from crlookup.build.manifest import CARD_FACES, CARDS, RULINGS
 from crlookup.build.stage import Build, Finding, Finish, nothing
 from crlookup.core.errors import SourceError
 from crlookup.library.cards import Cards, _keys_of
-from crlookup.library.database import CARDS_DB, DB, SCHEMA, check_database, connect, write_meta
+from crlookup.library.database import (
+    CARDS_DB,
+    DB,
+    SCHEMA,
+    check_database,
+    connect,
+    file_sha256,
+    write_meta,
+)
 from crlookup.version import __version__
 
 if TYPE_CHECKING:
@@ -240,7 +248,7 @@ def build_cards(card, faces, rulings, library_path: str, cache: str) -> dict:
             tmp = f"{cached}.{uuid.uuid4().hex[:8]}.tmp"
             try:
                 write(tmp, found, read_rulings, status)
-                digest = file_digest(tmp)
+                digest = file_sha256(tmp)
                 _write_text(cached + DIGEST, digest)
                 os.replace(tmp, cached)
             finally:
@@ -265,22 +273,13 @@ def build_cards(card, faces, rulings, library_path: str, cache: str) -> dict:
 DIGEST = ".sha256"  # beside a card database in parsed/: its sha256, written when it was made
 
 
-def file_digest(path: str) -> str:
-    """The sha256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _sound(cached: str) -> str | None:
     """The sha256 of the card database `cached` if it is as it was made (40 MB: 0.1 s, in a
     build); None if it is missing or not (then it and its digest are removed)."""
     try:
         with open(cached + DIGEST, encoding="ascii") as f:
             recorded = f.read().strip()
-        if file_digest(cached) == recorded:
+        if file_sha256(cached) == recorded:
             return recorded
     except (OSError, ValueError):
         pass
@@ -362,7 +361,7 @@ class CardDatabase:
             return []  # built without cards: every card feature says why
         file = os.path.join(path, CARDS_DB)
         damage = check_database(file, self.TABLES)
-        if not damage and status.get("sha256") and file_digest(file) != status["sha256"]:
+        if not damage and status.get("sha256") and file_sha256(file) != status["sha256"]:
             damage = "changed since it was built (its sha256 differs)"
         return [Finding(CARDS_DB, file, damage)]
 
