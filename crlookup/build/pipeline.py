@@ -86,7 +86,8 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
             home.tidy(root, path)
             return Library(path, db)
         db.close()
-    old = path
+    # the library there is, if it can answer while it cannot be rebuilt (the same layout)
+    old = path if path is not None and stamp.get("schema") == SCHEMA else None
     try:
         path = build(root, files, progress, first=FIRST)
     except StorageError as e:  # a read-only home, a full disk: what there is still answers
