@@ -318,6 +318,26 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
     assert build.grow_failure(home) is None and build.open_library(home).pending == 0
 
 
+def test_an_edition_still_being_added_is_said_to_be(small_archive, monkeypatch):
+    """Issue 32 (point 3, in part): until the older editions are added, naming one of them
+    says they are coming, not a plain "no edition"."""
+    import subprocess
+
+    from conftest import run
+
+    monkeypatch.setattr(build, "FIRST", 1)
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: None)  # the background: held
+    build.open_library(home_of(small_archive)).close()
+    error = run("rule", "100.1", "--edition", "en-2003-03-15", code=1).error.splitlines()[-1]
+    assert error == (
+        "no edition (en) in force on 2003-03-15: the first took effect on 2004-10-01 (yet: 2 "
+        "older editions are being added in the background; try again in a minute or two); "
+        "nearest: en-2004-10-01"
+    )
+    error = run("rule", "100.1", "--edition", "mine", code=1).error.splitlines()[-1]
+    assert error.startswith("no edition mine (yet: 2 older editions are being added")
+
+
 # --------------------------------------------------------------------------- the cards part
 
 

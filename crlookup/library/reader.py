@@ -27,7 +27,7 @@ from crlookup.core.errors import (
     NotFound,
     NumberError,
 )
-from crlookup.core.i18n import _
+from crlookup.core.i18n import _, ngettext
 from crlookup.core.model import GlossaryEntry, Reference, Rule, Source
 from crlookup.library.database import CARDS_DB, INDEX_DIR, connect, verify
 
@@ -352,7 +352,7 @@ class Library:
             if named:
                 return self._aliased(named, lang, document)
             raise NotFound(
-                _("no edition {edition}").format(edition=edition_id),
+                _("no edition {edition}").format(edition=edition_id) + self._yet(),
                 _closest_editions(edition_id, editions),
             )
         lang = lang or "en"
@@ -408,10 +408,24 @@ class Library:
             raise NotFound(
                 _(
                     "no edition ({name}) in force on {date}: the first took effect on {first}"
-                ).format(name=name, date=day.isoformat(), first=line[0].date.isoformat()),
+                ).format(name=name, date=day.isoformat(), first=line[0].date.isoformat())
+                + self._yet(),
                 [line[0].id],
             )
         return in_force[-1]
+
+    def _yet(self) -> str:
+        """What a "no edition" adds while older editions are still being added: not a plain
+        "no", since the one asked for may be among them."""
+        if not self.pending:
+            return ""
+        return ngettext(
+            " (yet: {count} older edition is being added in the background; try again in a "
+            "minute or two)",
+            " (yet: {count} older editions are being added in the background; try again in a "
+            "minute or two)",
+            self.pending,
+        ).format(count=self.pending)
 
     def edition_id(
         self, edition: str | None, lang: str | None = None, document: str = "cr"
