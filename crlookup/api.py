@@ -24,12 +24,14 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import (
     CrlookupError,
+    EditionsPending,
     LibraryDamaged,
     NotFound,
     NumberError,
+    StorageError,
     Unrepairable,
 )
-from crlookup.core.i18n import _
+from crlookup.core.i18n import _, ngettext
 from crlookup.library import reader
 
 if TYPE_CHECKING:
@@ -84,24 +86,34 @@ def _document_name(text: str) -> str:
 
 def _healing(method):
     """A command that heals: run once more on the rebuilt library if it failed on a damaged
-    one (`Library.heal`)."""
+    one (`Library.heal`), or on the complete library if it needed an edition still being
+    added (`Library.wait_for_editions`)."""
 
     @functools.wraps(method)
     def run(self: Library, *args, **kwargs):
-        if self._running or not self.heals:  # a command inside a command: the outer one heals
+        if self._running:  # a command inside a command: the outer one heals
             return method(self, *args, **kwargs)
         self._running = True
+        healed = waited = False  # each at most once: a healed library may lack editions still
         try:
-            try:
-                return method(self, *args, **kwargs)
-            except (KeyboardInterrupt, BrokenPipeError):
-                raise
-            except Exception as e:  # a failure it did not expect may be a damaged library
-                if isinstance(e, CrlookupError) and not isinstance(e, LibraryDamaged):
+            while True:
+                try:
+                    return method(self, *args, **kwargs)
+                except (KeyboardInterrupt, BrokenPipeError):
                     raise
-                if not self.heal(e):
-                    raise
-            return method(self, *args, **kwargs)
+                except EditionsPending as e:
+                    if waited:
+                        raise
+                    self.wait_for_editions(e)
+                    waited = True
+                except Exception as e:  # a failure it did not expect may be a damaged library
+                    if healed or not self.heals:
+                        raise
+                    if isinstance(e, CrlookupError) and not isinstance(e, LibraryDamaged):
+                        raise
+                    if not self.heal(e):
+                        raise
+                    healed = True
         finally:
             self._running = False
 
@@ -129,6 +141,7 @@ class Library(reader.Library):
         self.progress = progress
         self.notice = notice
         self.heals = heals
+        self.waits = True  # for the editions still to come, when a command needs one
         self._running = False
 
     # -------------------------------------------------------------------- healing
@@ -161,15 +174,47 @@ class Library(reader.Library):
         return True
 
     def _rebuild(self, root: str, path: str, part: str, damage: str) -> None:
-        rebuilt = _rebuilt(root, path, part, damage, self.progress)
+        self._switch(_rebuilt(root, path, part, damage, self.progress))
+
+    def wait_for_editions(self, pending: EditionsPending) -> None:
+        """After a command needed an edition still being added (`pending`): wait until the
+        older editions are in (`progress` is told how it goes) and switch to the library that
+        has them; `StorageError` saying what is missing and why, if they cannot be added."""
+        from crlookup.build import pipeline
+        from crlookup.library import home
+        from crlookup.library.database import open_db
+
+        root = self.root or os.path.dirname(self.path)
+        if not self.waits:  # (the browser: its screen is not held) the library grown, if it is
+            path = home.current(root)
+            if path is None or path == self.path:
+                raise pending
+            self._switch(reader.Library(path, open_db(path)))
+            if self.pending:
+                raise pending
+            return
+        try:
+            self._switch(pipeline.complete(root, self.progress))
+        except StorageError as e:
+            raise StorageError(
+                ngettext(
+                    "{missing}: {count} older edition could not be added: {reason}",
+                    "{missing}: {count} older editions could not be added: {reason}",
+                    self.pending,
+                ).format(missing=pending.what, count=self.pending, reason=e)
+            ) from None
+
+    def _switch(self, other: reader.Library) -> None:
+        """Go on as the library `other` (built since this one was opened)."""
         self.close()
         self.__dict__.update(
-            Library(rebuilt.path, rebuilt.db, self.root, self.progress, self.notice).__dict__
-            | {"_running": self._running}
-        )
+            Library(other.path, other.db, self.root, self.progress, self.notice, self.heals)
+            .__dict__ | {"_running": self._running, "waits": self.waits}
+        )  # fmt: skip
 
     # -------------------------------------------------------------------- typed queries
 
+    @_healing
     def typed(self, text: str, edition: str | None = None) -> Typed:
         """What `text` is: a rule number `edition` has, a question, or words (and whether
         they name a card), with the edition to look in."""
@@ -204,6 +249,7 @@ class Library(reader.Library):
         kind = "question" if _QUESTION.search(text) and len(text.split()) >= 3 else "words"
         return Typed(kind, text, lang, info.id, card=self._card_named(text))
 
+    @_healing
     def route(self, text: str, edition: str | None = None) -> Route:
         """The command that answers whatever was typed (`crlookup <anything>`): a number
         (a rule's, or "IPG 2.1") is looked up, a question asked, a glossary term defined, a
@@ -255,14 +301,21 @@ class Library(reader.Library):
 
     @_healing
     def editions(self, document: str | None = "cr") -> list[EditionInfo]:
-        """Every edition of `document` (the CR by default; None: every document's), in the
-        order they took effect (`crlookup editions`)."""
+        """Every edition of `document` there is (the CR by default; None: every document's),
+        in the order they took effect."""
+        return super().editions(document)
+
+    @_healing
+    def all_editions(self, document: str | None = "cr") -> list[EditionInfo]:
+        """Every edition of `document` (`crlookup editions`), those still being added after a
+        first use waited for."""
+        self.every_edition()
         return super().editions(document)
 
     @_healing
     def unresolved(self, edition: str):
-        """The cross-references of `edition` that name no entry of it."""
-        return super().unresolved(edition)
+        """The cross-references of `edition` (an id or an alias) that name no entry of it."""
+        return super().unresolved(self.edition(edition).id)
 
     @_healing
     def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
@@ -315,6 +368,8 @@ class Library(reader.Library):
             limit=limit,
             document=document,
         )
+        if self.waits:  # ranked as the complete library ranks: by what its index holds of the
+            self.every_edition(found.lang)  # words (not `browse`, as one types: from what is)
         if parallel:
             from crlookup import bilingual
 

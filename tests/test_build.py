@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import conftest
 import pytest
-from conftest import OFFICIAL
+from conftest import OFFICIAL, one_line
 
 from crlookup.build import pipeline as build
 from crlookup.build.ingest import ingest
@@ -307,10 +309,21 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
     result = run("rule", "100.1")
     assert result.output.startswith("en-2004-10-01")
     assert result.error == (
-        f"crlookup: 2 older editions could not be added: {reason} (history and diff reach back "
-        "to 2004-10-01; tried again in ten minutes)\n"
+        f"crlookup: 2 older editions could not be added: {reason} (the editions before "
+        "2004-10-01 and history are missing; tried again in ten minutes)\n"
     )
-    assert len(started) == 1  # not started again by that command
+    error = run("history", "502.9", "--json", code=1).error  # issue 32: it gave 2 steps of 4
+    assert one_line(error) == (
+        f"this needs every edition: 2 older editions could not be added: {reason}"
+    )
+    error = run("rule", "100.1", "--edition", "2003-07-02", "--json", code=1).error
+    assert one_line(error) == (
+        f"no edition (en) in force on 2003-07-02: 2 older editions could not be added: {reason}"
+    )
+    doctor = run("doctor", code=1)  # issue 32: it said all was well
+    assert f"  older editions               2 could not be added: {reason}\n" in doctor.output
+    assert one_line(doctor.error) == f"2 older editions could not be added: {reason}"
+    assert len(started) == 1  # not started again by those commands
     monkeypatch.setattr(shutil, "disk_usage", real)
     monkeypatch.setattr(build, "GROW_RETRY_S", 0)  # ten minutes later: tried again
     build.open_library(home).close()
@@ -318,24 +331,120 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
     assert build.grow_failure(home) is None and build.open_library(home).pending == 0
 
 
-def test_an_edition_still_being_added_is_said_to_be(small_archive, monkeypatch):
-    """Issue 32 (point 3, in part): until the older editions are added, naming one of them
-    says they are coming, not a plain "no edition"."""
+def test_a_command_that_needs_an_edition_still_being_added_waits_for_it(small_archive, monkeypatch):
+    """Issue 32 (point 3): until the older editions were added, `--edition` of one of them
+    answered "no edition", a date named a newer one, and history gave part of its steps."""
     import subprocess
 
     from conftest import run
 
     monkeypatch.setattr(build, "FIRST", 1)
     monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: None)  # the background: held
-    build.open_library(home_of(small_archive)).close()
-    error = run("rule", "100.1", "--edition", "en-2003-03-15", code=1).error.splitlines()[-1]
-    assert error == (
-        "no edition (en) in force on 2003-03-15: the first took effect on 2004-10-01 (yet: 2 "
-        "older editions are being added in the background; try again in a minute or two); "
-        "nearest: en-2004-10-01"
-    )
-    error = run("rule", "100.1", "--edition", "mine", code=1).error.splitlines()[-1]
-    assert error.startswith("no edition mine (yet: 2 older editions are being added")
+    home = home_of(small_archive)
+    build.open_library(home).close()
+    result = run("rule", "100.1", "--edition", "2003-07-02", "--json")  # added here, then
+    assert json.loads(result.output)["edition"] == "en-2003-07-01"
+    assert result.error == "crlookup: building the library (first use or sources changed)\n"
+    # a plain "no", once every edition is in
+    assert run("rule", "100.1", "--edition", "mine", code=1).error == "no edition mine\n"
+    complete = run("history", "502.9", "--json").output
+    searched = run("search", "tapped", "--json").output  # (the index's statistics: every edition)
+    for command, before in ((("history", "502.9"), complete), (("search", "tapped"), searched)):
+        build.rebuild(home, first=1).close()  # a heal: the newest first again
+        assert build.open_library(home).pending == 2
+        assert run(*command, "--json").output == before  # waited for, not cut short
+    steps = [s["edition"] for s in json.loads(complete)["steps"]]
+    assert steps[:3] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
+
+
+def test_a_wait_for_the_older_editions_reports_how_far_adding_them_got(small_archive, monkeypatch):
+    """While the `grow` process holds the home's lock, a command that waits for it shows its
+    progress (what `grow` writes in `.growing`), then goes on with the complete library."""
+    import subprocess
+    import threading
+
+    monkeypatch.setattr(build, "FIRST", 1)
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: None)
+    home = home_of(small_archive)
+    build.open_library(home).close()
+    held, reports = threading.Event(), []
+
+    def growing() -> None:  # as `grow` is, half way
+        with library_home.locked(home):
+            build._tell(os.path.join(home, build.GROWING), 50, 100, "")
+            held.set()
+            time.sleep(1)
+        build.grow(home)
+
+    thread = threading.Thread(target=growing)
+    thread.start()
+    held.wait()
+    lib = build.complete(home, progress=lambda *report: reports.append(report))
+    thread.join()
+    assert reports[0] == (50, 100, build.ADDING) and reports[-1] == (100, 100, build.ADDING)
+    assert lib.pending == 0 and len(lib.editions()) == 4
+    assert not os.path.exists(os.path.join(home, build.GROWING))
+    lib.close()
+
+
+def test_the_browser_is_not_held_by_the_older_editions(small_archive, monkeypatch):
+    """`browse` does not wait (its screen would freeze): it is told "not yet", and once they
+    are in, it goes on with the library that has them."""
+    import subprocess
+
+    from crlookup import api
+    from crlookup.core.errors import EditionsPending
+
+    monkeypatch.setattr(build, "FIRST", 1)
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: None)
+    home = home_of(small_archive)
+    lib = api.open(home)
+    lib.waits = False
+    with pytest.raises(EditionsPending, match=r"^this needs every edition \(yet: 2 older"):
+        lib.history("502.9")
+    build.grow(home)
+    steps = [s.edition for s in lib.history("502.9").steps if s.main]
+    assert steps == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
+    assert lib.pending == 0 and not lib.waits
+    lib.close()
+
+
+def test_a_library_healed_with_its_older_editions_to_come_waits_for_them(
+    small_archive, monkeypatch
+):
+    """A command that meets a damaged library has it rebuilt, the newest editions first: it
+    then waits for the older ones it needs, and answers as before the damage."""
+    import subprocess
+
+    from conftest import run
+
+    monkeypatch.setattr(build, "FIRST", 1)
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: None)
+    home = home_of(small_archive)
+    build.open_library(home).close()
+    build.grow(home)
+    before = run("search", "tapped", "--all-editions", "--json").output
+    assert {h["edition"] for h in json.loads(before)["hits"]} >= {"en-2003-03-15"}
+    index = Path(library_home.current(home)) / INDEX_DIR / "en"
+    for segment in index.glob("*.seg"):
+        segment.write_bytes(b"\0" * segment.stat().st_size)
+    result = run("search", "tapped", "--all-editions", "--json")
+    assert "crlookup: library damaged (index/en: " in result.error
+    assert result.output == before
+    assert build.open_library(home).pending == 0
+
+
+def test_rebuild_switches_to_a_library_that_lacks_no_edition(small_archive, monkeypatch):
+    """Issue 32 (point 3): `crlookup rebuild` hid the older editions until a background build
+    ended; the current library answers until the new one has them all."""
+    from conftest import run
+
+    monkeypatch.setattr(build, "FIRST", 1)
+    home = home_of(small_archive)
+    build.open_library(home).close()
+    found = json.loads(run("rebuild", "--json").output)
+    assert (found["editions"], found["pending"]) == (4, 0)
+    assert library_home.current(home) == found["path"]
 
 
 # --------------------------------------------------------------------------- the cards part

@@ -14,6 +14,7 @@ On first use the archive's newest editions go in first and a process of their ow
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import sys
@@ -121,8 +122,71 @@ def _start_growing(root: str) -> None:
 
 
 def grow(root: str) -> str:
-    """Add the editions a first build left for later (the library stays in use meanwhile)."""
-    return build(root)
+    """Add the editions a first build left for later (the library stays in use meanwhile),
+    telling a command that waits for them how far it got (`complete`)."""
+    told = os.path.join(root, GROWING)
+    try:
+        return build(root, progress=functools.partial(_tell, told))
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(told)
+
+
+GROWING = ".growing"  # in the home: how far `grow` got ("done total"), for who waits for it
+ADDING = N_("adding the older editions")  # the label of the progress of a wait for them
+
+
+def pending(root: str, path: str) -> tuple[int, str | None]:
+    """How many editions the library at `path` still lacks (the older ones a first build left
+    for later), and why they could not be added lately (None: they are being added)."""
+    with contextlib.closing(_connect(path)) as db:
+        try:
+            count = int(manifest.stamp_of(db).get("pending", 0))
+        except (sqlite3.DatabaseError, ValueError, TypeError):  # (doctor names a damaged one)
+            return 0, None
+    return count, grow_failure(root) if count else None
+
+
+def _tell(path: str, done: int, total: int, label: str) -> None:
+    with contextlib.suppress(OSError):
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            f.write(f"{done} {total}")
+        os.replace(path + ".tmp", path)
+
+
+def _waiting(root: str, progress: Progress | None):
+    """What a build that waits for the home's lock does meanwhile: report how far the `grow`
+    that holds it got (it is most often the one that holds it)."""
+    if progress is None:
+        return None
+
+    def report() -> None:
+        try:
+            with open(os.path.join(root, GROWING), encoding="utf-8") as f:
+                done, total = (int(n) for n in f.read().split())
+        except (OSError, ValueError):
+            done, total = 0, 100
+        progress(min(done, total - 1), total, ADDING)
+
+    return report
+
+
+def complete(root: str, progress: Progress | None = None) -> Library:
+    """The library with every edition, for a command that needs one still to come: the `grow`
+    adding them waited for (`progress` told how far it got), or, if none is at it, the build
+    done here. `StorageError` if they cannot be added: the home is read-only, the disk full
+    (why `grow` failed lately, or why this build did)."""
+    failed = grow_failure(root)
+    if failed is not None:
+        raise StorageError(failed)
+    try:
+        path = build(root, progress=progress)
+    except StorageError as e:
+        _grown(root, str(e))  # not tried again by every command
+        raise
+    if progress:
+        progress(100, 100, ADDING)  # (a wait reports less: the bar is taken down)
+    return Library(path, _connect(path))
 
 
 GROW_FAILED = ".grow-failed"  # in the home: why the last `grow` failed, and when
@@ -177,13 +241,17 @@ def _step(doing: str) -> None:
 _doing = ""  # the step a build is at, for its error messages
 
 
-def rebuild(root: str | None = None, progress: Progress | None = None) -> Library:
+def rebuild(
+    root: str | None = None, progress: Progress | None = None, first: int | None = FIRST
+) -> Library:
     """Build the library anew from its sources (the shipped ones and the user's own), none of
-    the current library reused: what a damaged library needs. Atomic like every build; the
-    older editions of the archive are added in the background, as on first use."""
+    the current library reused: what a damaged library needs. Atomic like every build; with
+    `first` (when a command waits for it), the older editions of the archive are added in the
+    background, as on first use, else (`crlookup rebuild`: the current library answers
+    meanwhile) before the new library is made current: it never lacks one."""
     root = root or default_home()
     manifest.repair(root)  # the user's own manifest, if it is what is damaged
-    path = build(root, progress=progress, first=FIRST, fresh=True)
+    path = build(root, progress=progress, first=first, fresh=True)
     lib = Library(path, _connect(path))
     if lib.pending:
         _start_growing(root)
@@ -255,7 +323,7 @@ def _build(root, files, progress, first, fresh) -> str:
 
     files = manifest.source_files(root) if files is None else files
     root_path = Path(root)
-    with home.locked(root):
+    with home.locked(root, waiting=_waiting(root, progress)):
         path = home.current(root)
         base_stamp = {}
         if path is not None and not fresh:  # another process may have built it while we waited

@@ -33,6 +33,17 @@ class NotFound(CrlookupError, LookupError):
         self.suggestions = suggestions or []
 
 
+class EditionsPending(NotFound):
+    """What a command needs is not in the library yet: an edition it names, or every edition,
+    while the older editions are still being added after a first build (`Library.pending`).
+    crlookup.api waits for them and runs the command again. `what` is what is missing, the
+    message says also that it is still to come."""
+
+    def __init__(self, what: str, suggestions: list[str] | None = None, yet: str = ""):
+        super().__init__(what + yet, suggestions)
+        self.what = what
+
+
 class BadInput(CrlookupError, ValueError):
     """Input that cannot be read: a number, a query, a question, a card name, a source file."""
 

@@ -122,6 +122,8 @@ def timeline(lib: Library, edition: str, number: str) -> list[Step]:
     editions took effect."""
     info = lib.edition(edition)
     document = info.document
+    if document == "cr":  # (the archive's older editions may be still to come)
+        lib.every_edition()
     infos = {e.id: e for e in lib.editions(document)}
     links = Links(lib, info.lang) if document == "cr" else None
     if "." not in number:

@@ -108,6 +108,7 @@ def search(
 
 def _every(lib: Library, lang: str) -> tuple[str, ...]:
     """Every CR edition of `lang` (not the tournament documents the same index holds)."""
+    lib.every_edition()
     return tuple(e.id for e in lib.editions() if e.lang == lang)
 
 

@@ -90,6 +90,7 @@ class Links:
     """
 
     def __init__(self, lib: Library, lang: str):
+        lib.every_edition()  # a rule is followed through all of them (EditionsPending: not yet)
         self.lib = lib
         self.infos = {e.id: e for e in lib.editions()}
         self._read: dict[tuple[str, str, str, str], list[Match]] = {}  # each look-up, once

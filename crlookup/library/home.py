@@ -27,6 +27,7 @@ from crlookup.core.i18n import N_, _
 from crlookup.library.database import DB, INDEX_DIR
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 
@@ -123,9 +124,12 @@ def busy(root: str) -> bool:
 
 
 @contextlib.contextmanager
-def locked(root: str, wait: bool = True) -> Iterator[bool | None]:
+def locked(
+    root: str, wait: bool = True, waiting: Callable[[], None] | None = None
+) -> Iterator[bool | None]:
     """Hold the home's build lock (yields True); with `wait` false, yields False at once if
-    another process holds it, and None where there are no locks (Windows: cannot tell)."""
+    another process holds it, and None where there are no locks (Windows: cannot tell).
+    `waiting` is called about four times a second while another process holds it."""
     os.makedirs(root, exist_ok=True)
     with open(os.path.join(root, ".lock"), "a+") as handle:
         try:
@@ -134,7 +138,10 @@ def locked(root: str, wait: bool = True) -> Iterator[bool | None]:
             yield True if wait else None
             return
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            if wait and waiting is not None:
+                _wait_for(handle, waiting)
+            else:
+                fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except OSError:
             yield False
             return
@@ -144,6 +151,19 @@ def locked(root: str, wait: bool = True) -> Iterator[bool | None]:
         finally:
             _held.discard(handle.fileno())
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _wait_for(handle, waiting: Callable[[], None]) -> None:
+    import fcntl
+    import time
+
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            waiting()
+            time.sleep(0.25)
 
 
 # The descriptors of the locks this process holds. A forked process (whoosh's index writers)

@@ -466,9 +466,19 @@ class Index:
             hl = highlight.Highlighter(
                 fragmenter=highlight.ContextFragmenter(maxchars=300, surround=70),
                 formatter=_Markers(),
+                scorer=_earlier_on_ties,
             )
-            snippet = hl.highlight_hit(found, "body", text=text, top=2) or ""
+            snippet = hl.highlight_hit(found, "body", text=text, top=2, minscore=0.5) or ""
         return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+def _earlier_on_ties(fragment) -> float:
+    """A fragment's score (its matched words, as whoosh's own scorer counts them), the earlier
+    in the text first among equals: whoosh orders fragments of equal score by the addresses of
+    their objects in memory (`Fragment.__lt__`), so that a snippet changed from run to run."""
+    from whoosh import highlight
+
+    return highlight.BasicFragmentScorer()(fragment) - fragment.startchar / 1e9
 
 
 def _tie_key(hit) -> tuple:

@@ -23,6 +23,7 @@ from crlookup.core import documents, numbers
 from crlookup.core.errors import (
     BadInput,
     CardsUnavailable,
+    EditionsPending,
     LibraryDamaged,
     NotFound,
     NumberError,
@@ -351,10 +352,11 @@ class Library:
             named = _ALIAS.match(edition_id.strip().lower())
             if named:
                 return self._aliased(named, lang, document)
-            raise NotFound(
-                _("no edition {edition}").format(edition=edition_id) + self._yet(),
-                _closest_editions(edition_id, editions),
-            )
+            missing = _("no edition {edition}").format(edition=edition_id)
+            closest = _closest_editions(edition_id, editions)
+            if self.pending:
+                raise EditionsPending(missing, closest, self._yet())
+            raise NotFound(missing, closest)
         lang = lang or "en"
         of_document = [e for e in editions if e.document == document]
         of_lang = [e for e in of_document if e.lang == lang]
@@ -404,15 +406,39 @@ class Library:
                 _("not a date: {date!r} (expected YYYY-MM-DD)").format(date=wanted)
             ) from None
         in_force = [e for e in line if e.date <= day]
+        if self.pending and self._still_to_come(lang, day):  # (not the older ones there are)
+            raise EditionsPending(
+                _("no edition ({name}) in force on {date}").format(name=name, date=wanted),
+                [line[0].id],
+                self._yet(),
+            )
         if not in_force:
             raise NotFound(
                 _(
                     "no edition ({name}) in force on {date}: the first took effect on {first}"
-                ).format(name=name, date=day.isoformat(), first=line[0].date.isoformat())
-                + self._yet(),
+                ).format(name=name, date=day.isoformat(), first=line[0].date.isoformat()),
                 [line[0].id],
             )
         return in_force[-1]
+
+    def _still_to_come(self, lang: str, day: date) -> bool:
+        """Whether the edition of `lang` in force on `day` may be one still to be added: the
+        archive's older editions, before the oldest of it there is."""
+        oldest = self._archive_from(lang)
+        return oldest is not None and day.isoformat() < oldest
+
+    def _archive_from(self, lang: str) -> str | None:
+        """The date of the oldest edition of `lang` from an archive (None: none of `lang`)."""
+        return self.db.execute(
+            "SELECT min(date) FROM editions WHERE format = 'archive' AND lang = ?", (lang,)
+        ).fetchone()[0]
+
+    def every_edition(self, lang: str | None = None) -> None:
+        """For what needs every edition (a rule's history, a search of all editions, the
+        alignments), or every edition of `lang`: `EditionsPending` while older editions (of
+        `lang`) are still being added."""
+        if self.pending and (lang is None or self._archive_from(lang) is not None):
+            raise EditionsPending(_("this needs every edition"), yet=self._yet())
 
     def _yet(self) -> str:
         """What a "no edition" adds while older editions are still being added: not a plain

@@ -350,6 +350,7 @@ class _BuildProgress:
         self.bar: Any = None  # rich's Progress, once a build reports
         self.task: Any = None
         self.built = False
+        self.said: set[str] = set()  # (plain) what it said: a build, a wait for the older editions
 
     def __enter__(self) -> _BuildProgress:
         return self
@@ -360,12 +361,18 @@ class _BuildProgress:
             self.bar = None  # a later build (a damaged library rebuilt) shows a bar of its own
 
     def __call__(self, done: int, total: int, label: str) -> None:
+        from crlookup.build.pipeline import ADDING
+
         self.built = True
         if self.plain:
-            if done == 0:
-                click.echo(
-                    _("crlookup: building the library (first use or sources changed)"), err=True
-                )
+            said = (
+                _("crlookup: waiting for the older editions being added in the background")
+                if label == ADDING
+                else _("crlookup: building the library (first use or sources changed)")
+            )
+            if said not in self.said and done < total:
+                self.said.add(said)
+                click.echo(said, err=True)
             return
         if self.bar is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -373,7 +380,7 @@ class _BuildProgress:
             from crlookup.ui import render
 
             self.bar = Progress(
-                TextColumn(_("building the library")),
+                TextColumn(_("waiting") if label == ADDING else _("building the library")),
                 BarColumn(),
                 TextColumn("{task.description}"),
                 TimeElapsedColumn(),
@@ -382,7 +389,7 @@ class _BuildProgress:
             )
             self.bar.start()
             self.task = self.bar.add_task(label, total=total)
-        self.bar.update(self.task, completed=done, total=total, description=label)
+        self.bar.update(self.task, completed=done, total=total, description=_(label))
         if done >= total:
             self.bar.stop()
             self.bar = None
@@ -444,10 +451,10 @@ def open_library(as_json: bool = False):
     if failed:
         click.echo(
             ngettext(
-                "crlookup: {count} older edition could not be added: {reason} (history and "
-                "diff reach back to {date}; tried again in ten minutes)",
-                "crlookup: {count} older editions could not be added: {reason} (history and "
-                "diff reach back to {date}; tried again in ten minutes)",
+                "crlookup: {count} older edition could not be added: {reason} (the editions "
+                "before {date} and history are missing; tried again in ten minutes)",
+                "crlookup: {count} older editions could not be added: {reason} (the editions "
+                "before {date} and history are missing; tried again in ten minutes)",
                 lib.pending,
             ).format(
                 count=lib.pending,
@@ -459,12 +466,12 @@ def open_library(as_json: bool = False):
     elif lib.pending and not as_json:
         click.echo(
             ngettext(
-                "crlookup: {count} older edition is being added in the background "
-                "(history and diff reach back to {date} until then)",
-                "crlookup: {count} older editions are being added in the background "
-                "(history and diff reach back to {date} until then)",
+                "crlookup: {count} older edition is being added in the background (history, "
+                "search and what names it wait for it)",
+                "crlookup: {count} older editions are being added in the background (history, "
+                "search and what names one wait for them)",
                 lib.pending,
-            ).format(count=lib.pending, date=min(e.date for e in lib.editions()).isoformat()),
+            ).format(count=lib.pending),
             err=True,
         )
     opened["library"] = lib
@@ -536,8 +543,8 @@ def editions(unresolved_in: str | None, as_json: bool):
     """
     lib = open_library(as_json)
     if unresolved_in:
+        found = lib.unresolved(unresolved_in)  # (waits for an edition still being added)
         edition = lib.edition(unresolved_in).id
-        found = lib.unresolved(edition)
         if as_json:
             emit_json(
                 [
@@ -556,7 +563,7 @@ def editions(unresolved_in: str | None, as_json: bool):
         for where, ref in found:
             click.echo(f"  {where.replace('glossary:', 'glossary ')}: {ref.label}")
         return
-    items = lib.editions(None)
+    items = lib.all_editions(None)
     if as_json:
         emit_json([e.to_dict() for e in items])
         return
@@ -1174,7 +1181,7 @@ def rebuild(as_json: bool):
     with _BuildProgress(plain=as_json) as progress:
         from crlookup.build import pipeline
 
-        lib = pipeline.rebuild(paths.home(), progress=progress)
+        lib = pipeline.rebuild(paths.home(), progress=progress, first=None)
     infos = lib.editions(None)
     yours = [e.id for e in infos if e.origin == "user"]
     if as_json:
@@ -1189,14 +1196,6 @@ def rebuild(as_json: bool):
             len(infos),
         ).format(path=lib.path, count=len(infos), yours=len(yours))
     )
-    if lib.pending:
-        click.echo(
-            ngettext(
-                "{count} older edition is being added in the background",
-                "{count} older editions are being added in the background",
-                lib.pending,
-            ).format(count=lib.pending)
-        )
 
 
 @cli.command()
@@ -1216,14 +1215,37 @@ def doctor(as_json: bool):
     path = home.current(root)
     if path is None:
         raise NotFound(_("no library in {home} yet: any command builds it").format(home=root))
+    from crlookup.build import pipeline
+
     found = health.check(path)
     bad = [f for f in found if f.damage]
+    count, failed = pipeline.pending(root, path)
     if as_json:
-        emit_json({"path": path, "ok": not bad, "parts": [f.to_dict() for f in found]})
+        parts = [f.to_dict() for f in found]
+        emit_json(
+            {"path": path, "ok": not bad and not failed, "parts": parts}
+            | {"pending": count, "pending_error": failed}
+        )
     else:
         click.echo(path)
         for f in found:
             click.echo(f"  {f.part:<28} {f.damage or _('ok')}")
+        if count:
+            state = (
+                _("{count} could not be added: {reason}").format(count=count, reason=failed)
+                if failed
+                else _("{count} being added in the background").format(count=count)
+            )
+            click.echo(f"  {_('older editions'):<28} {state}")
+    if failed and not bad:
+        raise Failure(
+            ngettext(
+                "{count} older edition could not be added: {reason}",
+                "{count} older editions could not be added: {reason}",
+                count,
+            ).format(count=count, reason=failed),
+            NOT_FOUND,
+        )
     if bad:
         raise Failure(
             ngettext(

@@ -39,5 +39,7 @@ __all__ = ["MODES", "Browser", "KeysScreen", "PickScreen", "Place", "run"]
 
 
 def run(lib: Library, query: str = "") -> None:
-    """Run the browser until the user quits."""
+    """Run the browser until the user quits. What needs an edition still being added says
+    so (a note) instead of holding the screen until it is in."""
+    lib.waits = False
     Browser(lib, query).run()
