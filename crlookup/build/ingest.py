@@ -11,6 +11,7 @@ from crlookup.build.manifest import apply_options
 from crlookup.build.pipeline import build, open_library
 from crlookup.core.errors import LibraryError
 from crlookup.core.paths import home
+from crlookup.library.database import write_atomic
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -77,15 +78,15 @@ def ingest(
     items.append(
         {"file": name, "format": fmt, "editions": [e.id for e in parsed], "options": options}
     )
-    _write_atomic(folder / name, data)
-    _write_atomic(manifest, json.dumps({"sources": items}, indent=2).encode("utf-8"))
+    write_atomic(folder / name, data)
+    write_atomic(manifest, json.dumps({"sources": items}, indent=2).encode("utf-8"))
     try:
         build(str(root), progress=progress)
     except BaseException:
         if before is None:
             manifest.unlink(missing_ok=True)
         else:
-            _write_atomic(manifest, before.encode("utf-8"))
+            write_atomic(manifest, before.encode("utf-8"))
         (folder / name).unlink(missing_ok=True)
         raise
     for item in replaced:
@@ -119,11 +120,3 @@ def read_source(path: Path) -> bytes:
     if len(data) > MAX_SOURCE:
         raise BadInput(f"{path}: expected an edition's file, found over {MAX_SOURCE >> 20} MB")
     return data
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    import uuid
-
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)

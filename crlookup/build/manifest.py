@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import LibraryDamaged, LibraryError
 from crlookup.core.paths import data_dir
-from crlookup.library.database import DB, SCHEMA, open_db, record_checksums
+from crlookup.library.database import DB, SCHEMA, open_db, record_checksums, write_atomic
 from crlookup.version import __version__
 
 if TYPE_CHECKING:
@@ -166,10 +166,7 @@ def repair(root: str) -> bool:
         )
     target = os.path.join(directory, "manifest.json")
     os.replace(target, target + ".damaged")
-    tmp = target + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump({"sources": items}, f, indent=2)
-    os.replace(tmp, target)
+    write_atomic(target, json.dumps({"sources": items}, indent=2).encode("utf-8"))
     return True
 
 

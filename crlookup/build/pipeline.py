@@ -26,7 +26,15 @@ from crlookup.core.errors import LibraryDamaged, StorageError
 from crlookup.core.i18n import N_, _
 from crlookup.core.paths import home as default_home
 from crlookup.library import home
-from crlookup.library.database import CHECKSUMS, DB, SCHEMA, open_db, record_checksums, verify
+from crlookup.library.database import (
+    CHECKSUMS,
+    DB,
+    SCHEMA,
+    open_db,
+    record_checksums,
+    verify,
+    write_atomic,
+)
 from crlookup.library.reader import Library
 from crlookup.version import __version__
 
@@ -149,9 +157,7 @@ def pending(root: str, path: str) -> tuple[int, str | None]:
 
 def _tell(path: str, done: int, total: int, label: str) -> None:
     with contextlib.suppress(OSError):
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            f.write(f"{done} {total}")
-        os.replace(path + ".tmp", path)
+        write_atomic(path, f"{done} {total}".encode("ascii"))
 
 
 def _waiting(root: str, progress: Progress | None):
@@ -222,8 +228,7 @@ def _grown(root: str, reason: str | None) -> None:
         if reason is None:
             os.unlink(path)
         else:
-            with open(path, "w", encoding="utf-8") as f:
-                json.dump({"when": time.time(), "reason": reason}, f)
+            write_atomic(path, json.dumps({"when": time.time(), "reason": reason}).encode())
 
 
 def _reached(doing: str) -> None:

@@ -52,20 +52,36 @@ def kept(library_path: str, folder: str, name: str):
         return None
 
 
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write `data` to `path` whole: into a file of its own beside it (a dot file), then renamed
+    into place. A reader sees the old file or the new one, never part of one; a file another
+    library shares by a hard link is replaced, not written into; a failed write leaves nothing."""
+    import uuid
+
+    folder, name = os.path.split(os.fspath(path))
+    tmp = os.path.join(folder, f".{name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
 def keep(library_path: str, folder: str, name: str, data) -> None:
     """Keep `data` beside a library as <folder>/<name>.pickle (written whole, then renamed
     into place); a library that cannot be written to is left as it is, and what would have
     been kept is made again next time."""
     import pickle
-    import tempfile
 
     where = os.path.join(library_path, folder)
     try:
         os.makedirs(where, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=where, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, os.path.join(where, name + ".pickle"))
+        write_atomic(
+            os.path.join(where, name + ".pickle"),
+            pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL),
+        )
     except OSError:
         pass
 
@@ -129,10 +145,7 @@ def record_checksums(library_path: str, only: list[str] | None = None) -> None:
         path = os.path.join(library_path, name)
         st = os.stat(path)
         sums[name] = [st.st_size, st.st_mtime_ns, file_sha256(path)]
-    tmp = where + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(sums, f, indent=0, sort_keys=True)
-    os.replace(tmp, where)
+    write_atomic(where, json.dumps(sums, indent=0, sort_keys=True).encode("utf-8"))
     _checksums.pop(library_path, None)  # read again by `verify`
 
 

@@ -10,6 +10,7 @@ use, the build lock, and the cleanup of what killed builds leave behind.
     sources/             editions the user ingested, with their manifest.json
     .lock                held while building, so that two processes never build at once
     .grow-failed         why adding the older editions in the background last failed
+    .growing             how far adding them got, for a command that waits for them
 
 A build writes a new `library-<stamp>/` beside the current one and only then points `current`
 at it (`switch`): a failed or interrupted build leaves the previous library in use.

@@ -36,6 +36,7 @@ from crlookup.library.database import (
     check_database,
     connect,
     file_sha256,
+    write_atomic,
     write_meta,
 )
 from crlookup.version import __version__
@@ -249,7 +250,7 @@ def build_cards(card, faces, rulings, library_path: str, cache: str) -> dict:
             try:
                 write(tmp, found, read_rulings, status)
                 digest = file_sha256(tmp)
-                _write_text(cached + DIGEST, digest)
+                write_atomic(cached + DIGEST, digest.encode("ascii"))
                 os.replace(tmp, cached)
             finally:
                 if os.path.exists(tmp):
@@ -286,13 +287,6 @@ def _sound(cached: str) -> str | None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
     return None
-
-
-def _write_text(path: str, text: str) -> None:
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="ascii") as f:
-        f.write(text)
-    os.replace(tmp, path)
 
 
 def _companions(found: list[Card], faces, rulings) -> tuple[list[Card], dict, list[Ruling]]:

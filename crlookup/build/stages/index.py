@@ -17,7 +17,7 @@ from crlookup.build.stage import Build, Finding, Finish, nothing
 from crlookup.core.errors import LibraryDamaged, LibraryError
 from crlookup.core.i18n import N_
 from crlookup.core.model import fold
-from crlookup.library.database import DB, INDEX_DIR, connect
+from crlookup.library.database import DB, INDEX_DIR, connect, write_atomic
 from crlookup.library.index import (
     _WORD,
     EDITION_DOCS,
@@ -173,17 +173,11 @@ def _save(folder: str, name: str, data) -> None:
     """Written whole, then renamed into place: never into a file another library shares."""
     import pickle
 
-    tmp = os.path.join(folder, f".{name}.tmp")
-    with open(tmp, "wb") as f:
-        pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, os.path.join(folder, name))
+    write_atomic(os.path.join(folder, name), pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _save_json(folder: str, name: str, data) -> None:
-    tmp = os.path.join(folder, f".{name}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False)
-    os.replace(tmp, os.path.join(folder, name))
+    write_atomic(os.path.join(folder, name), json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
 
 def _stop_words(lang: str) -> frozenset[str]:
