@@ -382,10 +382,12 @@ class Index:
             ]
             if not kept:
                 return q.NullQuery
-            return q.And(kept) if every_word else q.Or(kept, scale=0.9)
+            # (no coordination bonus, `scale`: whoosh counts the words each segment of the
+            # index has, and in one that lacks a word every document scored 0)
+            return q.And(kept) if every_word else q.Or(kept)
         from whoosh import qparser
 
-        group = qparser.AndGroup if every_word else qparser.OrGroup.factory(0.9)
+        group = qparser.AndGroup if every_word else qparser.OrGroup
         parser = qparser.QueryParser("body", self.ix.schema, group=group)
         parser.remove_plugin_class(qparser.FieldsPlugin)  # "word:" is text, not a field name
         parser.remove_plugin_class(qparser.BoostPlugin)
