@@ -331,6 +331,21 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
     assert build.grow_failure(home) is None and build.open_library(home).pending == 0
 
 
+def test_the_older_editions_are_added_by_the_installed_crlookup(small_archive, monkeypatch):
+    """`python -m crlookup.build grow` imports crlookup from the folder it runs in first: run
+    in a checkout of crlookup (where the README's `pip install .` is typed), it built the
+    older editions with the checkout's code and data, whose file times differ, and the next
+    build found the library stale. It runs in the library home instead."""
+    import subprocess
+
+    started = []
+    monkeypatch.setattr(build, "FIRST", 1)
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(k))
+    home = home_of(small_archive)
+    build.open_library(home).close()
+    assert [k["cwd"] for k in started] == [home]
+
+
 def test_a_command_that_needs_an_edition_still_being_added_waits_for_it(small_archive, monkeypatch):
     """Issue 32 (point 3): until the older editions were added, `--edition` of one of them
     answered "no edition", a date named a newer one, and history gave part of its steps."""

@@ -121,6 +121,7 @@ def _start_growing(root: str) -> None:
     with contextlib.suppress(OSError):
         subprocess.Popen(
             [sys.executable, "-m", "crlookup.build", "grow", root],
+            cwd=root,  # `-m` puts the folder it runs in first on the path: never a checkout's
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
