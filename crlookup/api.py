@@ -355,9 +355,15 @@ class Library(reader.Library):
         """Rules, examples and glossary entries for `query`, ranked (`crlookup search`); with
         `parallel`, each hit's counterpart in that language; `document` another document's
         entries ("mtr", "ipg", "jar") or every document's ("all")."""
+        from crlookup.core.model import detect_lang
         from crlookup.features import search
 
         edition = self.edition_id(edition, lang, "cr" if document == "all" else document)
+        own = self.edition(edition).lang if edition else lang or detect_lang(query)
+        if own != "en" and document == "cr" and re.search("[A-Za-z]", query):
+            from crlookup import bilingual  # "deathtouch 死触": 死触 死触
+
+            query = bilingual.in_translation(self, edition or self.edition(lang=own).id, query)
         found = search.search(
             self,
             query,
@@ -388,12 +394,20 @@ class Library(reader.Library):
         edition = self.edition_id(edition, lang)
         found = definitions.lookup(self, term, lang, edition)
         if not found.found and self.edition(found.edition).lang != "en":
-            from crlookup import bilingual
-
-            carried = bilingual.definitions_through_english(self, found.edition, term)
             import dataclasses
 
-            found = dataclasses.replace(found, found=tuple(carried))
+            from crlookup import bilingual
+            from crlookup.core.model import fold
+
+            # an English term: the glossary entry of the translation's term for it (define
+            # deathtouch --lang zh: 死触), else its rule in the translation
+            named = bilingual.terms(self, found.edition).translated.get(fold(term))
+            by_name = definitions.lookup(self, named, None, found.edition) if named else None
+            if by_name and any(d.entry for d in by_name.found):
+                found = dataclasses.replace(found, found=by_name.found)
+            else:
+                carried = bilingual.definitions_through_english(self, found.edition, term)
+                found = dataclasses.replace(found, found=tuple(carried))
         if not found.found:
             raise definitions.not_found(found)
         return found
@@ -422,21 +436,65 @@ class Library(reader.Library):
         edition: str | None = None,
         lang: str | None = None,
         limit: int = 5,
+        parallel: str | None = None,
     ) -> Asked:
         """The rules that decide a rules question, best first, and why (`crlookup ask`).
 
         The question is read against an edition of its own language (the newest unless told
         otherwise); when the rules are wanted in another language (`lang`, or an `edition`
         of another language), each answer is carried to its counterpart there, and says so.
+        With `parallel`, each answer's counterpart in that language is given beside it.
         """
         from crlookup.features import ask
 
         own = ask.detect_lang(question)
         target = self.edition(edition, lang=lang or own)
         searched = target if target.lang == own else self.edition(lang=own)
-        asked = ask.ask(self, question, searched.id, limit)
-        if searched.id != target.id and asked.searched == searched.id:  # not another document's
-            asked = asked._replace(answers=self._carry(asked.answers, target.id))
+        if own in ask.THROUGH_ENGLISH:
+            asked = self._ask_in_english(question, searched.id, target.id, limit)
+        else:
+            asked = ask.ask(self, question, searched.id, limit)
+            if searched.id != target.id and asked.searched == searched.id:  # not another doc's
+                asked = asked._replace(answers=self._carry(asked.answers, target.id))
+        if parallel:
+            asked = asked._replace(beside=self._beside(asked.answers, parallel))
+        return asked
+
+    def _beside(self, answers: list, lang: str) -> tuple:
+        """Each answer's counterpart in language `lang` ((edition, Rule), or None), from the
+        edition of that language nearest in date (the same date where there is one)."""
+        from crlookup import bilingual
+
+        self.edition(lang=lang)  # NotFound if the library has no edition in that language
+        out = []
+        for a in answers:
+            found = None
+            if self.edition(a.edition).document == "cr":
+                found = bilingual.counterpart_edition(self, a.edition, a.number, lang)
+            rule = self.get(*found) if found else None
+            out.append((found[0], rule) if found and rule else None)
+        return tuple(out)
+
+    def _ask_in_english(self, question: str, searched: str, target: str, limit: int) -> Asked:
+        """A question in a language `ask` reads through English (`THROUGH_ENGLISH`): read in
+        the English terms of the rules (crlookup.bilingual.read_in_english), answered from
+        the English original of edition `searched` (the translation of the question's
+        language) with the model reading the question as asked, and carried to `target`."""
+        from crlookup import bilingual
+        from crlookup.features import ask
+
+        twin = bilingual.english_twin(self, searched)
+        if twin is None:
+            raise NotFound(
+                _("no English edition of the date of {edition} to read the question with").format(
+                    edition=searched
+                )
+            )
+        english, read = bilingual.read_in_english(self, searched, question)
+        asked = ask.ask(self, english, twin, limit, asked_as=question)
+        asked = asked._replace(read_as=(*read, *asked.read_as))
+        if asked.searched == twin and target != twin:
+            asked = asked._replace(answers=self._carry(asked.answers, target))
         return asked
 
     def _carry(self, answers: list, target: str) -> list:

@@ -11,6 +11,12 @@ edition each side comes from, so the reader knows the texts may differ.
 `counterparts` gives `search --parallel` each hit's counterpart; `definitions_through_english`
 finds a term a translation's glossary lacks through the English one (`define --lang ru`);
 `carried` gives `ask` each answer's counterpart in the language asked for.
+
+The other way, from a translation to English: `terms` pairs a translation's terms with the
+English ones of the edition of the same date (titles by number, glossary terms in glossary
+order), so that `read_in_english` reads a Chinese question in the English terms of the rules
+(`ask` answers it through English) and `in_translation` reads an English term in a Chinese
+query as the Chinese term (`search deathtouch 死触`).
 """
 
 from __future__ import annotations
@@ -198,3 +204,165 @@ def carried(lib: Library, edition: str, number: str, target: str) -> str | None:
     if twin and twin[0] != target:
         return links.numbers(twin[0], twin[1]).get(target)
     return twin[1] if twin else None
+
+
+# --------------------------------------------------------------------------- terms
+
+
+def english_twin(lib: Library, edition: str) -> str | None:
+    """The English edition of the same date as the translation `edition` (the original it
+    translates), or None."""
+    info = lib.edition(edition)
+    same = [e.id for e in lib.editions(info.document) if e.lang == "en" and e.date == info.date]
+    wanted = "en" + info.id[len(info.lang) :]
+    return wanted if wanted in same else (same[0] if same else None)
+
+
+class Terms(NamedTuple):
+    """The terms of a translation and their English originals, both ways (folded keys)."""
+
+    english: dict[str, str]  # the translation's term -> the English term
+    translated: dict[str, str]  # the English term -> the translation's term
+    longest: int  # the most characters of a translation's term
+
+
+def terms(lib: Library, edition: str) -> Terms:
+    """The terms of translation `edition` paired with its English twin's: the titles of its
+    chapters, sections and named rules by number ("702.19. 践踏" is "702.19. Trample"), and its
+    glossary terms in glossary order (`glossary_pairs`); once per open library."""
+
+    def make() -> Terms:
+        twin = english_twin(lib, edition)
+        english: dict[str, str] = {}
+        translated: dict[str, str] = {}
+
+        def pair(term: str, original: str) -> None:
+            term, original = fold(term), fold(original)
+            if term and original:
+                english.setdefault(term, original)
+                translated.setdefault(original, term)
+
+        if twin:
+            originals = {r.number: r.title for r in lib.entries(twin) if r.title}
+            for r in lib.entries(edition):
+                if r.title and r.number in originals:
+                    pair(r.title, originals[r.number])
+            own = list(lib.glossary(edition))
+            named = [(g, g.english) for g in own if g.english]  # the Russian glossary's
+            for g, original in named:
+                for word in g.headwords or (g.term,):
+                    pair(word, original)
+            for g, e in [] if named else glossary_pairs(own, list(lib.glossary(twin))):
+                words, theirs = g.headwords or (g.term,), e.headwords or (e.term,)
+                if len(words) != len(theirs):  # each name to the first English one
+                    theirs = (theirs[0],) * len(words)
+                for word, original in zip(words, theirs):  # "已跃回，已跃离": phased in, out
+                    pair(word, original)
+            for term, original in list(english.items()):  # "已跃离" is also said "跃离"
+                if term.startswith("已") and len(term) > 2:
+                    pair(term[1:], original)
+        return Terms(english, translated, max(map(len, english), default=0))
+
+    return lib.memo(("terms", edition), make)
+
+
+def glossary_pairs(translated: list, english: list) -> list[tuple]:
+    """The glossary entries of a translation beside their English originals.
+
+    Both glossaries list their terms in the English order, give or take a few the translators
+    sorted otherwise ("隔位分队玩法" before "替代性费用"): an entry is paired with an English
+    one near its place that cites the same rules ("参见规则702.19" / "See rule 702.19");
+    between two such anchors, entries are paired in order where both sides have as many."""
+    import re
+
+    cited = re.compile(r"\d{3}(?:\.\d+[a-z]*)?")
+
+    def key(g) -> tuple[str, ...]:
+        return tuple(cited.findall(g.definition))
+
+    en_keys = [key(g) for g in english]
+    anchors: list[tuple[int, int]] = []
+    used: set[int] = set()
+    for i, g in enumerate(translated):
+        k = key(g)
+        if not k:
+            continue
+        near = sorted(range(max(0, i - 6), min(len(english), i + 7)), key=lambda j: abs(j - i))
+        j = next((j for j in near if j not in used and en_keys[j] == k), None)
+        if j is not None and (not anchors or j > anchors[-1][1]):
+            anchors.append((i, j))
+            used.add(j)
+    out = []
+    last = (-1, -1)
+    for i, j in [*anchors, (len(translated), len(english))]:
+        gap_t, gap_e = range(last[0] + 1, i), range(last[1] + 1, j)
+        if len(gap_t) == len(gap_e):
+            out += [(translated[a], english[b]) for a, b in zip(gap_t, gap_e)]
+        if i < len(translated):
+            out.append((translated[i], english[j]))
+        last = (i, j)
+    return out
+
+
+def read_in_english(lib: Library, edition: str, text: str) -> tuple[str, tuple[str, ...]]:
+    """A question in the language of translation `edition`, read in the English terms of the
+    rules (`terms`): each run of Chinese is read from the start, the longest term that begins
+    at each place taken and given in English, what no term covers left out (the model reads
+    the question as asked); Latin words and numbers ("deathtouch", "5/5") kept as written.
+    Returns the English reading and what was read ("践踏 → trample")."""
+    from crlookup.core.chinese import HAN
+
+    table = terms(lib, edition)
+    longest = table.longest
+    out: list[str] = []
+    read: list[str] = []
+    pos = 0
+    for m in HAN.finditer(text):
+        out.append(f" {text[pos : m.start()]} ")
+        run, i = m.group(), 0
+        while i < len(run):
+            for n in range(min(longest, len(run) - i), 0, -1):
+                piece = run[i : i + n]
+                english = table.english.get(piece)
+                if english:
+                    out.append(f" {english} ")
+                    if f"{piece} → {english}" not in read:
+                        read.append(f"{piece} → {english}")
+                    i += n
+                    break
+            else:
+                i += 1
+        pos = m.end()
+    out.append(text[pos:])
+    english = " ".join("".join(out).translate(_HALF_WIDTH).split())
+    return english, tuple(read)
+
+
+# Chinese punctuation as the English reading writes it
+_HALF_WIDTH = str.maketrans("，。？！：；（）“”‘’、", ",.?!:;()\"\"'',")
+
+
+def in_translation(lib: Library, edition: str, query: str) -> str:
+    """A query in the language of translation `edition` with the English terms in it given in
+    that language ("deathtouch 死触" is "死触 死触"): the longest run of words that is an
+    English term of the rules, at each place; every other word as it was."""
+    import re
+
+    table = terms(lib, edition).translated
+    words = re.split(r"(\s+)", query)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for n in range(min(8, len(words) - i), 0, -1):  # words and the spaces between
+            if n % 2 == 0:
+                continue
+            said = "".join(words[i : i + n])
+            found = table.get(fold(said)) if re.fullmatch(r"[A-Za-z][A-Za-z’' -]*", said) else None
+            if found:
+                out.append(found)
+                i += n
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return "".join(out)

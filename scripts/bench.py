@@ -26,6 +26,9 @@ COMMANDS = [
     ("rule --json", ["rule", "702.19b", "--json"], 5.0),
     ("rule (rich)", ["rule", "702.19b"], 8.0),
     ("search (rich)", ["search", "deathtouch trample"], 12.0),
+    # issue 33: the Chinese editions, searched in Chinese
+    ("search in Chinese (rich)", ["search", "践踏"], 12.0),
+    ("search in Chinese, two words (rich)", ["search", "阻挡 死触"], 12.0),
     ("define (rich)", ["define", "lethal damage"], 8.0),
     # ask loads the embedding model in every process (issue 18: up to 40x where it earns it)
     (
@@ -34,6 +37,7 @@ COMMANDS = [
         40.0,
     ),
     ("ask --json (Russian)", ["ask", "Может ли существо с защитником атаковать?", "--json"], 40.0),
+    ("ask (Chinese)", ["ask", "威慑的生物能只用一个生物挡吗"], 40.0),
     ("ask naming cards (rich)", ["ask", "Can my Giant Spider block his Serra Angel?"], 40.0),
     (
         "ask naming a card with rulings (rich)",

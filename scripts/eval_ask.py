@@ -13,7 +13,9 @@ Two sets:
       tests/data/ask_holdout.jsonl (written after those two, never tuned on) and
       tests/data/ask_dev2.jsonl (a second development set, written later by three writers who
       saw none of the others, each on one part of the game, with more cards named; looked at
-      while tuning from the day it was written).
+      while tuning from the day it was written); tests/data/ask_zh_dev.jsonl: Chinese questions
+      (the development set of the Chinese edition: `ask` reads them through the English rules,
+      crlookup.bilingual.read_in_english).
   dev2 and the held-out set say of each question whether it needs a card's text ("card": the
   fact, printed on a card it names, that decides it and that it does not state: "Giant Spider:
   reach"; labelled by a reader who did not see ask's answers); for them the figures are also
@@ -24,7 +26,7 @@ Both systems answer from the newest edition of the question's language (English 
 from the newest English edition, Russian ones from the Russian edition); MRR counts the first
 hit within the top 10.
 
-    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|all] [--limit N] [--misses]
+    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|zh|all] [--limit N] [--misses]
                                [--only ask|search] [--no-cards]
 """
 
@@ -48,6 +50,7 @@ OWN = ROOT / "tests" / "data" / "ask_questions.jsonl"
 DEV = ROOT / "tests" / "data" / "ask_dev.jsonl"
 HOLDOUT = ROOT / "tests" / "data" / "ask_holdout.jsonl"
 DEV2 = ROOT / "tests" / "data" / "ask_dev2.jsonl"
+ZH = ROOT / "tests" / "data" / "ask_zh_dev.jsonl"
 K = 10
 MAX_WORDS = count_citations.MAX_WORDS  # bodies are cut to their first words, as pasted
 
@@ -108,8 +111,18 @@ class Systems:
         self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
         self.indexes = {lang: index.Index(self.lib.index_path, lang) for lang in ("en", "ru")}
         self.cards = True  # read the cards a question names (--no-cards: as before cards)
+        from crlookup import api
+
+        self.api = api.open()
+        self.editions["zh"] = self.api.edition(lang="zh").id
+        self.indexes["zh"] = index.Index(self.lib.index_path, "zh")
 
     def by_ask(self, text: str, lang: str, cited=None) -> list[str]:
+        if lang == "zh":  # read through the English rules: the whole of crlookup.api's ask
+            try:
+                return [a.number for a in self.api.ask(text, limit=K).answers]
+            except QuestionError:
+                return []
         lex = self.lexicons[lang]
         lex.citations = self.ask.citations() if cited is None else cited
         try:
@@ -191,7 +204,9 @@ def evaluate_set(systems: Systems, items, misses: bool, label: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--set", choices=("se", "own", "dev", "dev2", "holdout", "all"), default="all")
+    ap.add_argument(
+        "--set", choices=("se", "own", "dev", "dev2", "holdout", "zh", "all"), default="all"
+    )
     ap.add_argument("--file", type=Path, default=SE, help="the StackExchange set")
     ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
     ap.add_argument("--misses", action="store_true", help="print the questions ask misses at 1")
@@ -207,6 +222,8 @@ def main() -> None:
         evaluate_set(systems, own(DEV), args.misses, f"development set, {DEV.name}")
     if args.set in ("dev2", "all") and DEV2.exists():
         evaluate_set(systems, own(DEV2), args.misses, f"second development set, {DEV2.name}")
+    if args.set in ("zh", "all") and ZH.exists():
+        evaluate_set(systems, own(ZH), args.misses, f"Chinese development set, {ZH.name}")
     if args.set in ("holdout", "all") and HOLDOUT.exists():
         evaluate_set(systems, own(HOLDOUT), False, f"held-out set, {HOLDOUT.name}")
     if args.set in ("se", "all"):

@@ -154,7 +154,7 @@ def test_search_mulligan_then_esc_q_quits(library):
         await pilot.press("enter")
         await pilot.pause()
         assert f"rule:{NEWEST}:103.5" in ids(results)
-        assert app.place == Place("glossary", NEWEST, "London Mulligan")  # the first result
+        assert app.place == Place("glossary", NEWEST, "Mulligan")  # the term named: first
         assert app.focused is results
         shown = screen(app)
         assert "glossary Mulligan" in shown and "103.5 " in shown
@@ -244,7 +244,16 @@ def test_languages_side_by_side(library):
         await pilot.press("l")
         await pilot.pause()
         shown = screen(app)
-        assert "pl-2013-11-01" in shown and "ru-2019-01-25" not in shown
+        assert re.search(r"en-2026-08-07 +zh-2026-04-17", shown)  # issue 33: the Chinese
+        assert "ru-2019-01-25" not in shown
+        assert "具有践踏" in pane(
+            app, 120
+        )  # (the screenshot's text puts a wide character in one cell)
+        assert "en-2026-08-07 · EN+ZH · 702.19b" in shown
+        await pilot.press("l")
+        await pilot.pause()
+        shown = screen(app)
+        assert "pl-2013-11-01" in shown and "zh-2026-04-17" not in shown
         assert "en-2026-08-07 · EN+PL · 702.19b" in shown
         await pilot.press("l")
         await pilot.pause()

@@ -191,7 +191,10 @@ def test_editions_json():
     assert {e["source"] for e in data if e["official"]} == {
         f"MagicCompRules-{i[3:]}.txt" for i in official
     }
-    assert [(e["id"], e["format"]) for e in data if not e["official"]] == [
+    # the Chinese translations in the official layout are no official files
+    chinese = [(e["id"], e["format"], e["official"]) for e in data if e["lang"] == "zh"]
+    assert len(chinese) == 19 and {c[1:] for c in chinese} == {("archive", False)}
+    assert [(e["id"], e["format"]) for e in data if not e["official"] and e["lang"] != "zh"] == [
         ("en-2009-02-01-flat", "flat"),
         ("en-2010-07-16-webpage", "webpage"),
         ("en-2013-11-01-po", "po"),
@@ -447,9 +450,9 @@ def test_ingest_detects_every_seed_format(private_home, tmp_path):
                 tmp_path,
                 "cr-2019-01-25-ru.md",
                 "от 25 января 2019".encode(),
-                "от 26 января 2019".encode(),
+                "от 3 мая 2019".encode(),  # a translation: of an English edition's date
             ),
-            ["ru-2019-01-26"],
+            ["ru-2019-05-03"],
         ),
         (
             changed_copy(
@@ -463,6 +466,21 @@ def test_ingest_detects_every_seed_format(private_home, tmp_path):
         assert [e["id"] for e in data] == ids, path.name
     listed = [e["id"] for e in json.loads(run("editions", "--json").output)]
     assert {i for _, ids in cases for i in ids} <= set(listed)
+
+
+def test_ingest_a_translation_of_no_english_edition(private_home, tmp_path):
+    """Issue 33: a translation is read beside its English original, so one whose date no
+    English edition has is refused: one line naming the file and the line of its date."""
+    path = changed_copy(
+        tmp_path, "cr-2019-01-25-ru.md", "от 25 января 2019".encode(), "от 26 января 2019".encode()
+    )
+    result = run("ingest", str(path), code=2)
+    error = conftest.one_line(result.error.splitlines()[-1])  # after "building the library"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = lines.index(next(s for s in lines if "26 января 2019" in s)) + 1
+    assert error.startswith(f"cr-2019-01-25-ru.md:{line}: expected a translation of ")
+    assert "en-2019-01-26" in error and "Traceback" not in result.error
+    assert "ru-2019-01-26" not in run("editions").output  # the library as it was
 
 
 def test_ingest_id_for_a_file_with_two_editions(private_home):

@@ -153,6 +153,8 @@ UNRESOLVED = {
         )
     },
     "ru-2019-01-25": 12,
+    # the translators' slip: 701.24c cites "规则704.5x" where the English cites 704.6f
+    "zh-2022-06-10": 1,
     "en-2024-07-30": 17,
     "en-2010-07-16-webpage": 82,
 }

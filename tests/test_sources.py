@@ -32,7 +32,9 @@ def test_manifest_lists_every_shipped_file():
     ask = MANIFEST["ask"]  # not sources: what `ask` ships with (crlookup/ask/)
     top = {name.split("/")[0] for name in FILES}  # the tournament documents are in a folder
     cards = {CARDS["file"], CARDS["notice"], CARDS["faces"]["file"], CARDS["rulings"]["file"]}
-    assert shipped == top | cards | {ask["vectors"], ask["ranker"], ask["ruling_links"]}
+    notices = {item["notice"] for item in FILES.values() if "notice" in item}  # cr-zh-NOTICE.md
+    assert notices and all((DATA / n).exists() for n in notices)
+    assert shipped == top | cards | notices | {ask["vectors"], ask["ranker"], ask["ruling_links"]}
     # each tournament document's folder is a source, or holds one; its notice ships with it
     tournament = DATA / "tournament"
     assert (tournament / "NOTICE.md").exists()
@@ -64,14 +66,16 @@ def test_detected_from_content(name):
 def test_editions_as_the_manifest_says(name, request):
     parsed = (
         request.getfixturevalue("archive_editions")
-        if FILES[name]["format"] == "archive"
+        if name == "official-cr-archive.tar.xz"
         else sources.read(DATA / name)
     )
     editions = [manifest.apply_options(e, FILES[name].get("options", {})) for e in parsed]
     assert [e.id for e in editions] == FILES[name]["editions"]
     # an archive's editions come from its members, each named after the edition's date
     assert all(
-        e.source in (name, Path(name).name) or e.source == f"MagicCompRules-{e.id[3:]}.txt"
+        e.source in (name, Path(name).name)
+        or e.source == f"MagicCompRules-{e.id[3:]}.txt"
+        or e.source == f"MagicCompRules-{e.id}.txt"  # a translation's: MagicCompRules-zh-…
         for e in editions
     )
 

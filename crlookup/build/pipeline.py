@@ -53,6 +53,24 @@ def stages() -> tuple[Stage, ...]:
     return (editions.STAGE, alignments.STAGE, lexicons.STAGE, cards.STAGE, index.STAGE)
 
 
+def _later(todo: list[Unit], first: int) -> set[str]:
+    """The archive members a first build leaves for later: all but the newest `first` of each
+    archive's English editions and the newest `FIRST_TRANSLATED` of each translation's."""
+    from crlookup.sources import archive
+
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for u in todo:
+        if u.member:
+            named = archive.MEMBER.match(u.member)
+            lang = (named.group(1) if named else None) or "en"
+            groups.setdefault((u.file.name, lang), []).append(u)
+    later = set()
+    for (_file, lang), members in groups.items():
+        keep = first if lang == "en" else FIRST_TRANSLATED
+        later |= {u.key for u in members[:-keep]}
+    return later
+
+
 def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
     return open_db(path, readonly)
 
@@ -61,6 +79,8 @@ def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
 #: source), so that the first command answers in seconds; the older ones are added right
 #: after, by a process of their own (`grow`), while the library is already in use.
 FIRST = 8
+#: Of an archive of translations (the Chinese editions), only the newest goes in first.
+FIRST_TRANSLATED = 1
 
 
 def open_library(root: str | None = None, progress: Progress | None = None) -> Library:
@@ -498,8 +518,7 @@ def _run(
         _clone(base, tmp)
     todo = [u for u in wanted if u.key not in known]
     if first is not None and not base:
-        members = [u for u in todo if u.member]
-        later = {u.key for u in members[:-first]} if len(members) > first else set()
+        later = _later(todo, first)
         todo = [u for u in todo if u.key not in later]
         stamp = dict(stamp, pending=len(later))
     # fresh processes, not forks: a process that has run the embedding model (its OpenMP

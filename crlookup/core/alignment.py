@@ -27,6 +27,7 @@ import itertools
 import re
 from typing import NamedTuple
 
+from crlookup.core.chinese import has_chinese, joined, words
 from crlookup.core.model import Rule, fold
 from crlookup.core.numbers import rule_of
 
@@ -103,34 +104,35 @@ def _plain(rule: Rule) -> str:
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
-    """(op, text) runs: "=" kept, "-" removed, "+" inserted, word by word."""
-    a, b = old.split(), new.split()
+    """(op, text) runs: "=" kept, "-" removed, "+" inserted, word by word (a Chinese
+    character is a word: crlookup.core.chinese.words)."""
+    a, b = words(old), words(new)
     # words are compared with typography folded ("owner's" is "owner’s"); shown as written
     # (each mark folds to one other non-space character, so the words stay where they were)
-    plain_a = plain_marks(old).split()
-    plain_b = plain_marks(new).split()
+    plain_a = words(plain_marks(old))
+    plain_b = words(plain_marks(new))
     out: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, plain_a, plain_b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
-            out.append(("=", " ".join(b[j1:j2])))
+            out.append(("=", joined(b[j1:j2])))
         else:
             if i2 > i1:
-                out.append(("-", " ".join(a[i1:i2])))
+                out.append(("-", joined(a[i1:i2])))
             if j2 > j1:
-                out.append(("+", " ".join(b[j1:j2])))
+                out.append(("+", joined(b[j1:j2])))
     return out
 
 
 def _counts(old: Rule | None, new: Rule | None) -> tuple[int, int]:
     if new is None:
         assert old is not None, "a match has an old side, a new side, or both"
-        return 0, len(old.text.split())
+        return 0, len(words(old.text))
     if old is None:
-        return len(new.text.split()), 0
+        return len(words(new.text)), 0
     ops = word_diff(full_text(old), full_text(new))
-    added = sum(len(t.split()) for op, t in ops if op == "+")
-    removed = sum(len(t.split()) for op, t in ops if op == "-")
+    added = sum(len(words(t)) for op, t in ops if op == "+")
+    removed = sum(len(words(t)) for op, t in ops if op == "-")
     return added, removed
 
 
@@ -283,13 +285,13 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
             b, share = gathered[a]
             matches.append(Match("merged", a, b, round(share, 1), *_counts(r, new_by[b]), False))
         else:
-            matches.append(Match("removed", a, None, 0.0, 0, len(r.text.split()), False))
+            matches.append(Match("removed", a, None, 0.0, 0, len(words(r.text)), False))
     for b in unmatched_b:
         if b in into:
             a = into[b]
-            matches.append(Match("split", a, b, 100.0, len(new_by[b].text.split()), 0, False))
+            matches.append(Match("split", a, b, 100.0, len(words(new_by[b].text)), 0, False))
         else:
-            matches.append(Match("added", None, b, 0.0, len(new_by[b].text.split()), 0, False))
+            matches.append(Match("added", None, b, 0.0, len(words(new_by[b].text)), 0, False))
     return matches
 
 
@@ -427,15 +429,15 @@ def _gathered(
 def _share(text: str, other: str) -> float:
     """The share (0-100) of `text`'s words found in `other`, in the same order, in runs of
     three words or more; 0 where fewer than MERGED_SHARE of them are in `other` at all."""
-    words, others = text.split(), other.split()
-    if not words:
+    mine, others = words(text), words(other)
+    if not mine:
         return 0.0
     present = set(others)  # no more of it can be in runs than is there at all: often too few
-    if 100.0 * sum(w in present for w in words) / len(words) < MERGED_SHARE:
+    if 100.0 * sum(w in present for w in mine) / len(mine) < MERGED_SHARE:
         return 0.0
-    matcher = difflib.SequenceMatcher(None, words, others, autojunk=False)
+    matcher = difflib.SequenceMatcher(None, mine, others, autojunk=False)
     kept = sum(size for _, _, size in matcher.get_matching_blocks() if size >= 3)
-    return 100.0 * kept / len(words)
+    return 100.0 * kept / len(mine)
 
 
 def _children(rules: list[Rule]) -> dict[str, list[str]]:
@@ -461,7 +463,10 @@ def _same_keywords(a: str, b: str, keywords: set[str]) -> bool:
     the same rule, however alike the rest."""
     words_a, words_b = set(a.split()), set(b.split())
     differ = words_a ^ words_b
-    return not any(k in differ for k in keywords if " " not in k)
+    if any(k in differ for k in keywords if " " not in k):
+        return False
+    # Chinese names are not set apart by spaces: "践踏" is in one text and not the other
+    return not any((k in a) != (k in b) for k in keywords if has_chinese(k))
 
 
 def main_line(editions, lang: str) -> list:

@@ -156,6 +156,7 @@ class Edition(NamedTuple):
     notes: tuple[str, ...] = ()  # what the parser repaired or noticed, for auditing
     given_id: str = ""  # an id the user chose when ingesting
     document: str = "cr"  # "cr", "mtr", "ipg" or "jar" (crlookup.core.documents.DOCUMENTS)
+    dated: int = 0  # the line of the source that states the effective date (0: none does)
 
     @property
     def id(self) -> str:
@@ -254,7 +255,10 @@ def _refs_dict(refs: tuple[Reference, ...]) -> dict:
 
 
 def detect_lang(query: str) -> str:
-    """A query's language from its script: Cyrillic is Russian, anything else English."""
+    """A query's language from its script: Chinese characters are Chinese ("deathtouch 死触"
+    too), Cyrillic is Russian, anything else English."""
+    if any("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in query):
+        return "zh"
     return "ru" if any("\u0400" <= c <= "\u04ff" for c in query) else "en"
 
 
@@ -280,7 +284,7 @@ def check_given(id_: str | None = None, lang: str | None = None) -> None:
             f"--id: expected letters, digits, '.', '_' and '-' (at most 64, no '..'), found {id_!r}"
         )
     if lang is not None and not re.fullmatch(GIVEN_LANG, lang):
-        raise BadInput(f"--lang: expected a language code such as en, ru or pl, found {lang!r}")
+        raise BadInput(f"--lang: expected a language code such as en, ru, zh or pl, found {lang!r}")
 
 
 def edition_id(lang: str, day: date, document: str = "cr") -> str:

@@ -1,9 +1,10 @@
 """Cross-references: find them in rule, example and glossary text, resolve them, blank them.
 
-Forms recognised, in English and Russian: "rule 702.2", "See rule 702.4", "rules 510.1c–d"
-(a range), "rules 601.2b and 601.2e–g", "section 8", "rule 903", "правило 702.2",
-"правила 510.1c–d", "раздел 8", "главу 5" (a chapter), Cyrillic look-alike letters
-("207.2с"), and bare numbers in running text ("as specified in 101.4a"). A reference that
+Forms recognised, in English, Russian and Chinese: "rule 702.2", "See rule 702.4", "rules
+510.1c–d" (a range), "rules 601.2b and 601.2e–g", "section 8", "rule 903", "правило 702.2",
+"правила 510.1c–d", "раздел 8", "главу 5" (a chapter), "参见规则510", "规则601.2b与601.2e-h",
+"第6章" (a chapter), Cyrillic look-alike letters ("207.2с"), and bare numbers in running text
+("as specified in 101.4a"). A reference that
 names no entry of its edition is kept, with no targets, so that it can be audited.
 
 In a built library, crlookup.features.refs follows them both ways from one rule (`crlookup refs`).
@@ -24,17 +25,20 @@ if TYPE_CHECKING:
 
 _LETTER = "a-z" + "асеорху"  # subrule letters, and the Cyrillic look-alikes used for them
 _NUM = rf"\d{{3}}(?:\.\d+[{_LETTER}]*)?(?![\d{_LETTER}])"
-_DASH = r"\s*(?:[–—‐-]|through|до)\s*"
-_ITEM = rf"(?:{_NUM}|\d(?![\d.]))(?:{_DASH}(?:{_NUM}|[{_LETTER}]+\b))?"
-_JOIN = r"\s*(?:,\s*(?:and|or|и|или)?|and|or|и|или)\s*"
-# the Russian text calls a chapter "глава" ("смотрите главу 5"), a section "раздел"
+_DASH = r"\s*(?:[–—‐-]|through|до|至)\s*"
+_ITEM = rf"(?:{_NUM}|\d(?![\d.]))(?:{_DASH}(?:{_NUM}|[{_LETTER}]+(?![A-Za-z0-9_{_LETTER}])))?"
+_JOIN = r"\s*(?:,\s*(?:and|or|и|или)?|and|or|и|или|和|或|及|与|以及|、)\s*"
+# the Russian text calls a chapter "глава" ("смотрите главу 5"), a section "раздел"; the
+# Chinese writes "规则" (rule) before a number without a space
 _KEYWORD = (
-    r"\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
-    r"|глав(?:а|е|у|ы|ой|ах))\s+"
+    r"(?:\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
+    r"|глав(?:а|е|у|ы|ой|ах))\s+|(?P<zh>规则)\s*)"
 )
+_CHAPTER_ZH = re.compile(r"第(?P<first>\d)(?P<last>)章")  # "第6章": chapter 6
 _CITED_LIST = re.compile(rf"{_KEYWORD}(?P<list>{_ITEM}(?:{_JOIN}{_ITEM})*)", re.I)
 _ITEM_RE = re.compile(
-    rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+\b))?", re.I
+    rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+(?![A-Za-z0-9_{_LETTER}])))?",
+    re.I,
 )
 _BARE = re.compile(rf"(?<![\d.\w]){_ITEM}", re.I)
 _BARE_NUMBER = re.compile(r"^\d{3}\.\d+")
@@ -62,8 +66,12 @@ def _spans(text: str) -> list[tuple[int, int, Reference]]:
         return []
     found: list[tuple[int, int, Reference]] = []
     taken: list[tuple[int, int]] = []
+    for m in _CHAPTER_ZH.finditer(text):
+        found.append((m.start("first"), m.end("first"), Reference(m.group(), m.group("first"))))
+        taken.append((m.start(), m.end()))
     for m in _CITED_LIST.finditer(text):
-        section_word = m.group("kw").lower().startswith(("section", "раздел", "глав"))
+        kw = m.group("kw") or ""
+        section_word = kw.lower().startswith(("section", "раздел", "глав"))
         base = m.start("list")
         for item in _ITEM_RE.finditer(m.group("list")):
             ref = _reference(item, section_word)

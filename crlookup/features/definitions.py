@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from crlookup.core.errors import NotFound
 from crlookup.core.i18n import _
-from crlookup.core.model import GlossaryEntry, Rule, fold
+from crlookup.core.model import GlossaryEntry, Rule, detect_lang, fold
 from crlookup.library.reader import Library
 
 
@@ -64,7 +64,7 @@ def lookup(
     if edition:
         edition = lib.edition(edition).id
     else:
-        lang = lang or ("ru" if any("\u0400" <= c <= "\u04ff" for c in term) else "en")
+        lang = lang or detect_lang(term)
         edition = lib.glossary_edition(lang)
     found = tuple(define(lib, edition, term))
     return Definitions(term, edition, found, () if found else tuple(nearest(lib, edition, term)))

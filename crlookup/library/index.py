@@ -7,7 +7,9 @@ update to the next) is one document, and each edition lists its documents beside
 matter of that edition's new texts (`add`).
 
 Analysis per language: English is stemmed (Porter2); Russian is stemmed (Snowball) with ё
-folded to е; Polish is lowercased and accent-folded. Stop words stay in the index, so a
+folded to е; Polish is lowercased and accent-folded; Chinese is cut into overlapping pairs of
+characters, each character also indexed (crlookup.core.chinese), Latin words in it
+lowercased; a query is read as pairs. Stop words stay in the index, so a
 phrase ("damage to a player") only matches those words in that order; they are dropped from
 plain keyword queries instead.
 
@@ -31,14 +33,16 @@ from crlookup.library.database import INDEX_DIR, recorded, verify
 if TYPE_CHECKING:
     pass
 
-LANGS = ("en", "ru", "pl")
+LANGS = ("en", "ru", "pl", "zh")
 VOCABULARY = "vocabulary.json"  # surface words and counts, for spelling correction
 STOP_WORDS = "stopwords.json"  # the language's stop words, analysed
 EDITION_DOCS = "editions.pickle"  # each edition's documents (sorted numbers): scopes and hits
 KEYS = "keys.pickle"  # each document's number by its key (content digest): for adding editions
-_WORD = re.compile(r"[^\W\d_]{2,}", re.U)
+# a word of two letters or more; Chinese is not words but pairs (`_words`)
+_WORD = re.compile(r"[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MAX_EXPANSION = 100  # the words a wildcard may stand for ("plan*": 9 of them)
+NAMED = 20  # the entries a query may name (a rule and glossary terms in every edition searched)
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
 
@@ -108,13 +112,75 @@ def analyzer(lang: str):
         return tokens | StemFilter(stemfn=stem, cachesize=-1)
     if lang == "ru":
         return tokens | CharsetFilter({ord("ё"): "е"}) | StemFilter(lang="ru", cachesize=-1)
+    if lang == "zh":
+        return _pairs_tokenizer() | LowercaseFilter()
     return tokens | CharsetFilter(accent_map)
+
+
+def _pairs_tokenizer():
+    """The Chinese tokenizer (`PairsTokenizer`, made on first use: it subclasses whoosh's)."""
+    return __getattr__("PairsTokenizer")()
+
+
+def __getattr__(name: str):
+    """`PairsTokenizer`, made when first asked for: a whoosh tokenizer of
+    crlookup.core.chinese's tokens (a Chinese run's overlapping pairs of characters and, as
+    the index is written, each character; a query is read as pairs; every other word whole,
+    with positions, so a quoted Chinese phrase matches its pairs in order).
+    It is a name of this module, as whoosh's stored schema (pickled) finds it again."""
+    if name != "PairsTokenizer":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _whoosh()
+    from whoosh.analysis import Token, Tokenizer
+
+    from crlookup.core.chinese import tokens
+
+    class PairsTokenizer(Tokenizer):
+        def __call__(
+            self,
+            value,
+            positions=False,
+            chars=False,
+            keeporiginal=False,
+            removestops=True,
+            start_pos=0,
+            start_char=0,
+            tokenize=True,
+            mode="",
+            **kwargs,
+        ):
+            t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+            if not tokenize:
+                t.original = t.text = value
+                t.boost = 1.0
+                if positions:
+                    t.pos = start_pos
+                if chars:
+                    t.startchar, t.endchar = start_char, start_char + len(value)
+                yield t
+                return
+            for text, pos, start, end in tokens(value, characters=mode != "query"):
+                t.text = text
+                t.boost = 1.0
+                t.stopped = False
+                if keeporiginal:
+                    t.original = text
+                if positions:
+                    t.pos = start_pos + pos
+                if chars:
+                    t.startchar, t.endchar = start_char + start, start_char + end
+                yield t
+
+    PairsTokenizer.__module__ = __name__
+    PairsTokenizer.__qualname__ = "PairsTokenizer"
+    globals()["PairsTokenizer"] = PairsTokenizer
+    return PairsTokenizer
 
 
 def schema(lang: str):
     """One index per language: its text fields use that language's analyzer."""
     _whoosh()
-    from whoosh.fields import ID, STORED, TEXT, Schema
+    from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
     a = analyzer(lang)
     return Schema(
@@ -122,6 +188,7 @@ def schema(lang: str):
         kind=ID(stored=True),
         number=ID(stored=True),
         title=STORED,
+        name=KEYWORD(commas=True),  # the title or the headwords, folded: found whole
         body=TEXT(analyzer=a),  # the title, then the text and examples: one field to match
         text=STORED,
     )
@@ -325,10 +392,16 @@ class Index:
 
         relaxed = False
         if text:
-            found = ranked(self._parse(text, every_word=True), limit)
+            named = self._named(text, allowed)
+            found = ranked(self._parse(text, every_word=True), limit + len(named))
+            # a named entry as the words found it (its score, its snippet's marks), if they did
+            by_words = {h.docnum: h for h in found}
+            named = [by_words.get(h.docnum, h) for h in named]
+            seen = {h.docnum for h in named}
+            found = (named + [h for h in found if h.docnum not in seen])[:limit]
             complete = len(found)
             plain = not (_OPERATORS & set(text.split()) or '"' in text)
-            if len(found) < limit and plain and len(_WORD.findall(text)) > 1:
+            if len(found) < limit and plain and _words(text) > 1:
                 # fewer than asked for have every word: follow them with those having some
                 more = ranked(self._parse(text, every_word=False), limit + len(found))
                 seen = {h.docnum for h in found}
@@ -345,6 +418,18 @@ class Index:
             complete = len(found)
         hits = [self._hit(h, editions) for h in found]
         return Results(hits, text or query, corrections, relaxed, complete)
+
+    def _named(self, text: str, allowed: set[int] | None) -> list:
+        """The entries in scope that the query names (a rule or section titled so, then a
+        glossary term it is a headword of: "trample" is 702.19 Trample, then the glossary's
+        Trample), which the ranked hits follow."""
+        from whoosh import query as q
+
+        name = fold(text)
+        if "," in name or not name:
+            return []
+        hits = self.searcher.search(q.Term("name", name), filter=allowed, limit=NAMED)
+        return sorted(hits, key=lambda h: (h.fields().get("kind") == "glossary", _tie_key(h)))
 
     def _documents(self, editions: tuple[str, ...] | None, prefix: str | None) -> set[int] | None:
         """The documents in scope, as a filter set for whoosh; None for the whole index.
@@ -376,7 +461,7 @@ class Index:
         stop = self.stop_words
         if _PLAIN.fullmatch(text) and not (_OPERATORS & set(text.split())):
             analyze = self.ix.schema["body"].analyzer
-            terms = [t.text for t in analyze(text)]
+            terms = [t.text for t in analyze(text, mode="query")]
             kept = [q.Term("body", t) for t in terms if t not in stop] or [
                 q.Term("body", t) for t in terms
             ]
@@ -472,6 +557,13 @@ class Index:
             )
             snippet = hl.highlight_hit(found, "body", text=text, top=2, minscore=0.5) or ""
         return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+def _words(text: str) -> int:
+    """How many words a query has: its words of letters, and a Chinese run's pairs."""
+    from crlookup.core.chinese import HAN
+
+    return len(_WORD.findall(text)) + sum(max(1, len(r) - 1) for r in HAN.findall(text))
 
 
 def _earlier_on_ties(fragment) -> float:

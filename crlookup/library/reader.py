@@ -76,8 +76,11 @@ class EditionInfo(NamedTuple):
     @property
     def official(self) -> bool:
         """Wizards' own file, as published (not a conversion, a scrape or a translation): the
-        CR's text file, or a tournament document's PDF."""
-        return self.format in ("text", "archive", "tournament_pdf")
+        CR's text file, or a tournament document's PDF; Wizards publish the CR in English
+        only: a translation in the official layout (the Chinese) is not theirs."""
+        return self.format in ("text", "archive", "tournament_pdf") and (
+            self.lang == "en" or self.document != "cr"
+        )
 
     @property
     def url(self) -> str | None:
@@ -383,7 +386,15 @@ class Library:
         wanted = named["alias"]
         if wanted in ("latest", "newest", "current"):  # a partial one, if there is no other
             return self.edition(lang=lang, document=document)
-        line = main_line([e for e in self.editions(document) if e.document == document], lang)
+        of_document = [e for e in self.editions(document) if e.document == document]
+        langs = sorted({e.lang for e in of_document})
+        if lang not in langs:  # "fr-2026-04-17": that day's editions in the languages there are
+            on_day = [e.id for e in of_document if e.id.endswith("-" + wanted)]
+            raise NotFound(
+                _("no edition in language {lang!r}").format(lang=lang),
+                on_day or [f"{other}-{wanted}" for other in langs],
+            )
+        line = main_line(of_document, lang)
         name = lang if document == "cr" else f"{documents.PREFIX[document]}, {lang}"
         if not line:
             raise NotFound(

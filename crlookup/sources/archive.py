@@ -2,8 +2,10 @@
 
 Layout: a tar file (xz-compressed, or plain), whose members are named
 `MagicCompRules-YYYY-MM-DD.txt`, each an official text file as Wizards published it (read by
-`crlookup.sources.text`, traps and all). Each member is one edition, `en-YYYY-MM-DD` after its
-name: the archive names editions by the date Wizards filed them under, which is sometimes a
+`crlookup.sources.text`, traps and all), or `MagicCompRules-zh-YYYY-MM-DD.txt`, a translation
+in the same layout (cr-zh-archive.tar.xz: the Chinese editions; its term list
+`translatedterms-zh.txt` is no edition, skipped and noted). Each member is one edition,
+`en-YYYY-MM-DD` (or `zh-YYYY-MM-DD`) after its name: the archive names editions by the date Wizards filed them under, which is sometimes a
 few days from the date the text states ("effective as of July 30, 2024" in 2024-08-02's
 file). The edition's date stays the stated one, so editions sort by when they took effect, and
 the difference is noted.
@@ -23,7 +25,8 @@ from crlookup.core.errors import SourceError
 from crlookup.core.model import Edition
 from crlookup.sources import text
 
-MEMBER = re.compile(r"^MagicCompRules-(\d{4})-(\d{2})-(\d{2})\.txt$")
+# "MagicCompRules-2026-04-17.txt" (English), "MagicCompRules-zh-2026-04-17.txt" (a translation)
+MEMBER = re.compile(r"^MagicCompRules-(?:([a-z]{2})-)?(\d{4})-(\d{2})-(\d{2})\.txt$")
 _XZ = b"\xfd7zXZ\x00"
 MAX_MEMBER = 20_000_000  # bytes: a CR text file is under 1 MB; anything far larger is not one
 
@@ -65,7 +68,7 @@ def members(
         raise SourceError(
             path,
             None,
-            "members named MagicCompRules-YYYY-MM-DD.txt",
+            "members named MagicCompRules-YYYY-MM-DD.txt (or MagicCompRules-zh-YYYY-MM-DD.txt)",
             ", ".join(skipped[:3]) or "none",
         )
     return sorted(found), skipped
@@ -77,18 +80,25 @@ def read_member(archive: str, name: str, data: bytes) -> Edition:
 
     named = MEMBER.match(name)
     assert named is not None, f"{name}: not a member that members() returns"
-    y, m, d = named.groups()
+    lang, y, m, d = named.groups()
     filed = date(int(y), int(m), int(d))
     try:
         [edition] = text.read(PurePosixPath(name), data)
     except SourceError as e:
         raise SourceError(f"{archive}:{name}", e.line, e.expected, e.found) from None
+    if edition.lang != (lang or "en"):
+        raise SourceError(
+            f"{archive}:{name}",
+            1,
+            f"the rules in the language its name says ({lang or 'en'})",
+            f"the rules in {edition.lang}",
+        )
     notes = list(edition.notes)
     if edition.date != filed:
         notes.append(
             f"filed as {filed.isoformat()}; the text states it takes effect {edition.date.isoformat()}"
         )
-    return edition._replace(given_id=f"en-{filed.isoformat()}", notes=tuple(notes))
+    return edition._replace(given_id=f"{edition.lang}-{filed.isoformat()}", notes=tuple(notes))
 
 
 def read(path: Path, data: bytes) -> list[Edition]:

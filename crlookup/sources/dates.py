@@ -1,7 +1,8 @@
-"""Effective dates as the sources state them: an English or Russian sentence, or the file name.
+"""Effective dates as the sources state them: an English, Russian or Chinese sentence, or the file name.
 
 "These rules are effective as of July 11, 2009." (official files), "current as of February 1,
-2009" (before July 2009), "(от 25 января 2019)" (the Russian translation), and for sources that
+2009" (before July 2009), "(от 25 января 2019)" (the Russian translation), "此规则于2026年4月17日
+起生效。" (the Chinese translation), and for sources that
 state none, a file name starting "cr-YYYY-MM-DD-". A date that does not exist (February 30)
 is a `SourceError`, never silently another day.
 """
@@ -57,6 +58,7 @@ ENGLISH = re.compile(
     r"(?:effective|current) as of (" + "|".join(MONTHS) + r") (\d{1,2}), (\d{4})", re.I
 )
 RUSSIAN = re.compile(r"(\d{1,2})\s+(" + "|".join(RU_MONTHS) + r")\s+(\d{4})", re.I)
+CHINESE = re.compile(r"于\s*(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日\s*起?生效")
 FILE_NAME = re.compile(r"^cr-(\d{4})-(\d{2})-(\d{2})(?=[-_.]|$)", re.I)
 
 
@@ -69,6 +71,8 @@ def stated(
         year, month, day = m.group(3), MONTHS[m.group(1).capitalize()], m.group(2)
     elif "ru" in langs and (m := RUSSIAN.search(text)):
         year, month, day = m.group(3), RU_MONTHS[m.group(2).lower()], m.group(1)
+    elif "zh" in langs and (m := CHINESE.search(text)):
+        year, month, day = m.group(1), int(m.group(2)), m.group(3)
     else:
         return None
     return _real(int(year), month, int(day), file, line, m.group(0))

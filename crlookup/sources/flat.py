@@ -87,7 +87,7 @@ def read(path: Path, data: bytes) -> list[Edition]:
         # a document with its line breaks is another format (the official text, most likely)
         raise SourceError(file, 2, "one line of text (a flattened document)", lines[1][:60])
     doc = re.sub(r"\s+", " ", raw).strip()
-    day = effective_date([doc[:4000]], file)
+    day, _dated = effective_date([doc[:4000]], file)
     notes: list[str] = []
     if re.search(r"[^\S ]|  ", raw.strip()):
         notes.append("whitespace runs read as single spaces")

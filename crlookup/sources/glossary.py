@@ -1,6 +1,6 @@
 """Glossary entries from a term and its definition, the same for every source format.
 
-"Control, Controller" is found by either word; "Bury (Obsolete)" (or "(устарело)") is marked
+"Control, Controller" (or "操控，操控者") is found by either word; "Bury (Obsolete)" (or "(устарело)") is marked
 obsolete and found as "Bury"; "Cantrip (Informal)" is found as "Cantrip"; "See Active Player,
 Nonactive Player Order." sends the reader to that term. A comma inside quotes («...», “...”)
 does not split a term, and a part that is another entry's own term is not a headword of this
@@ -14,24 +14,33 @@ import re
 from crlookup.core.model import Edition, GlossaryEntry, Source
 
 _QUALIFIER = re.compile(
-    r"\s*\((Obsolete|Informal|устар\.?|устарело|устаревшее|неоф\.?)\)\s*$", re.I
+    r"\s*[(（](Obsolete|Informal|устар\.?|устарело|устаревшее|неоф\.?|已废止)[)）]\s*$", re.I
 )
-_OBSOLETE = {"obsolete", "устар", "устар.", "устарело", "устаревшее"}
+_OBSOLETE = {"obsolete", "устар", "устар.", "устарело", "устаревшее", "已废止"}
+# the Chinese translators' remarks in a term: "使用/场上（译者注：这两个词在英文原文中相同）";
+# "鹏洛客（旧译旅法师）" also names the old translation, found as a headword too
+_REMARK = re.compile(r"\s*（(?:译者注|译注)[：:][^）]*）")
+_FORMERLY = re.compile(r"\s*（旧译([^）]+)）")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 _SEE = re.compile(r"^(?:See|Смотрите|См\.)\s+(?!rules?\b|section\b|правил|раздел)(.+?)\.?$", re.I)
 _QUOTES = "\"'“”‘’«»„"
 _QUOTED = re.compile(r"“([^”]*)”|\"([^\"]*)\"|«([^»]*)»")
 
 
 def base_term(term: str) -> str:
-    """The term without a trailing qualifier such as "(Obsolete)"."""
-    return _QUALIFIER.sub("", term).strip()
+    """The term without a trailing qualifier such as "(Obsolete)" or a translator's remark."""
+    return _FORMERLY.sub("", _REMARK.sub("", _QUALIFIER.sub("", term))).strip()
 
 
 def headwords(term: str) -> tuple[str, ...]:
-    """The names a term is found by: the whole term and each comma-separated part."""
+    """The names a term is found by: the whole term and each comma-separated part (in
+    Chinese also each part between "/" and the old translation a remark names)."""
     base = base_term(term)
     words = [base]
     parts = _split_outside_quotes(base)
+    if _HAN.search(base):
+        parts = [p for part in parts for p in part.split("/")]
+        parts += [m.group(1) for m in _FORMERLY.finditer(_QUALIFIER.sub("", term))]
     for part in parts if len(parts) > 1 else ():
         quoted = _QUOTED.findall(part)
         if quoted and not _QUOTED.sub("", part).strip():
@@ -56,7 +65,7 @@ def _split_outside_quotes(text: str) -> list[str]:
             quoted = False
         elif ch == '"':
             quoted = not quoted
-        if ch == "," and not quoted:
+        if ch in ",，" and not quoted:
             parts.append("".join(current))
             current = []
         else:

@@ -275,11 +275,12 @@ def _title(text: str) -> str:
     return t[:-1].rstrip() if t.endswith(".") and not t.endswith("..") else t
 
 
-def effective_date(lines: list[str], file: str, end: int) -> date:
+def effective_date(lines: list[str], file: str, end: int) -> tuple[date, int]:
+    """The date the translation states near its top, and the line that states it."""
     for i, line in enumerate(lines[: min(end, 120)]):
         day = dates.stated(line, file, i + 1, langs=("ru",))
         if day:
-            return day
+            return day, i + 1
     raise SourceError(file, 1, "the date of the rules near the top, as in '(от 25 января 2019)'")
 
 
@@ -488,7 +489,7 @@ def read(path: Path, data: bytes) -> list[Edition]:
     end = _find_glossary(lines)
     body_end = len(lines) if end is None else end
     start = _body_start(lines, body_end, file)
-    day = effective_date(lines, file, start)
+    day, dated = effective_date(lines, file, start)
     body = _Body(file, _contents(lines, start))
     for i in range(start, body_end):
         body.line(lines[i], i + 1)
@@ -508,5 +509,6 @@ def read(path: Path, data: bytes) -> list[Edition]:
             glossary=tuple(entries),
             title=title,
             notes=tuple(body.tree.notes + body.notes + gnotes),
+            dated=dated,
         )
     ]

@@ -11,6 +11,12 @@ printed (rules end with a period, subrules don't; the typos "119.1d.", "606.5" a
 "901.4.All" are read for what they are and noted); indented lines continue the entry above;
 "Example:" lines are its examples; `_italic_` markers are dropped.
 
+The Chinese translation (cr-zh-archive.tar.xz, `zh`) is the same layout in Chinese (`LAYOUTS`):
+"万智牌完整规则", "此规则于2026年4月17日起生效。", "702.19. 践踏", "例如：…", "词汇表",
+"版权信息". Its traps: 2022-06-10 prints some numbers without the space after them
+("100.6b牌手可以…", read and noted), and one example begins "例如，" (comma, not colon: the
+English has "Example:" there; read as an example and noted).
+
 - Wizards' numbering slips are entries of their edition as printed (`RuleTree(as_printed=True)`):
   a number printed twice (2024-09-17's 702.175a) is two entries in document order, a subrule
   without its rule (2021-09-24's 724.3a) or out of order (2006-10-01's 432.2b) is an entry
@@ -45,12 +51,32 @@ _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
 _SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")
 # "100.1. Text", "100.1a Text", and the typos "119.1d. Text", "606.5 Text", "901.4.All",
 # "702. 37a Text" (2009-07-11); a number alone on its line is an entry without text.
-RULE_LINE = re.compile(r"^([1-9]\d{2}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"(])|$)(.*)$")
+# "100.6b牌手" (Chinese, 2022-06-10): no space before a Han character either.
+RULE_LINE = re.compile(
+    r"^([1-9]\d{2}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"(\u4e00-\u9fff])|$)(.*)$"
+)
 # "_Magic_" is italic; "Wolf in ________ Clothing" (a card name with a blank) is not.
 _ITALIC = re.compile(r"(?<![\w/_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w/_])")
 # "306.b If an effect ..." (2008-10-01): a line that starts like a number but is none
 _MISNUMBERED = re.compile(r"^\d{3}\.[a-z\d]")
 EXAMPLE = "Example:"
+
+
+class Layout(NamedTuple):
+    """The words of the official layout in one language."""
+
+    lang: str
+    title: str  # the first line, by which the language is told
+    example: str  # what starts an example line
+    glossary: str  # the heading of the glossary
+    credits: str  # the heading of the credits
+    example_slips: tuple[str, ...] = ()  # an example's start as misprinted (read, and noted)
+
+
+LAYOUTS = (
+    Layout("en", "Comprehensive Rules", EXAMPLE, "Glossary", "Credits"),
+    Layout("zh", "万智牌完整规则", "例如：", "词汇表", "版权信息", ("例如，",)),
+)
 _HYPHENS = "-‐‑–—"  # a hard-wrapped line that ends in one of these was broken inside a word
 
 
@@ -61,9 +87,15 @@ def clean(text: str) -> str:
 
 def sniff(data: bytes) -> bool:
     head = _peek(data)
-    return "Comprehensive Rules" in head[:2000] and bool(
+    return any(layout.title in head[:2000] for layout in LAYOUTS) and bool(
         re.search(r"(?:^|[\r\n])[ \t]*100\.1\.? ", head)
     )
+
+
+def layout_of(lines: list[str]) -> Layout:
+    """The layout whose title the file opens with (English unless it is the Chinese one)."""
+    head = "\n".join(lines[:5])
+    return next((lay for lay in LAYOUTS[1:] if lay.title in head), LAYOUTS[0])
 
 
 def _peek(data: bytes) -> str:
@@ -73,14 +105,18 @@ def _peek(data: bytes) -> str:
     return data[:200_000].decode("utf-8", errors="replace")
 
 
-def effective_date(lines: list[str], file: str) -> date:
+def effective_date(lines: list[str], file: str, lang: str = "en") -> tuple[date, int]:
+    """The effective date the text states near its top, and the line that states it."""
     for i, line in enumerate(lines[:80]):
-        day = dates.stated(line, file, i + 1)
+        day = dates.stated(line, file, i + 1, langs=(lang,))
         if day:
-            return day
-    raise SourceError(
-        file, 1, "the sentence 'These rules are effective as of <Month D, YYYY>.' near the top"
+            return day, i + 1
+    sentence = (
+        "此规则于<YYYY>年<M>月<D>日起生效。"
+        if lang == "zh"
+        else "These rules are effective as of <Month D, YYYY>."
     )
+    raise SourceError(file, 1, f"the sentence '{sentence}' near the top")
 
 
 class Line(NamedTuple):
@@ -95,23 +131,29 @@ class Line(NamedTuple):
 def read(path: PurePath, data: bytes) -> list[Edition]:
     file = path.name
     lines = split_lines(decode(data, file))
-    day = effective_date(lines, file)
+    layout = layout_of(lines)
+    day, dated = effective_date(lines, file, layout.lang)
     start = _body_start(lines, file)
-    end = _find(lines, "Glossary", start)
+    end = _find(lines, layout.glossary, start)
     stop = len(lines) if end is None else end
-    wrapped = hard_wrapped(lines, start, stop)
+    wrapped = hard_wrapped(lines, start, stop, layout.example)
     tree = RuleTree(file, as_printed=True)
-    _read_body(logical_lines(lines, start, stop, wrapped), tree)
+    _read_body(logical_lines(lines, start, stop, wrapped, example=layout.example), tree, layout)
     entries = []
     if end is not None:
-        credits = _find(lines, "Credits", end + 1)
+        credits = _find(lines, layout.credits, end + 1)
         glossary_lines = logical_lines(
-            lines, end + 1, len(lines) if credits is None else credits, wrapped, heads=2
+            lines,
+            end + 1,
+            len(lines) if credits is None else credits,
+            wrapped,
+            heads=2,
+            example=layout.example,
         )
         entries = read_glossary(glossary_lines, file, tree.notes, cut=credits is None)
         if credits is None:
             tree.notes.append(f"line {len(lines)}: no Credits after the glossary (cut short)")
-    title = clean(lines[0].strip()) or "Magic: The Gathering Comprehensive Rules"
+    title = clean(lines[0].strip()) or layout.title
     # a file cut short still parses: its contents list tells what is missing
     listed = {m.group(1) for line in lines[:start] if (m := _SECTION.match(line.strip()))}
     missing = sorted(listed - {r.number for r in tree.rules() if r.kind == "section"})
@@ -122,7 +164,7 @@ def read(path: PurePath, data: bytes) -> list[Edition]:
         )
     return [
         Edition(
-            lang="en",
+            lang=layout.lang,
             date=day,
             source=file,
             rules=tree.rules(),
@@ -130,6 +172,7 @@ def read(path: PurePath, data: bytes) -> list[Edition]:
             title=title,
             partial=bool(missing),
             notes=tuple(tree.notes),
+            dated=dated,
         )
     ]
 
@@ -158,7 +201,7 @@ def _body_start(lines: list[str], file: str) -> int:
     return start
 
 
-def hard_wrapped(lines: list[str], start: int, end: int) -> bool:
+def hard_wrapped(lines: list[str], start: int, end: int, example: str = EXAMPLE) -> bool:
     """True if the body is hard-wrapped: most of its lines continue the line above them
     (not numbered, not an example, not indented, right after a line of text)."""
     printed = continued = 0
@@ -170,7 +213,7 @@ def hard_wrapped(lines: list[str], start: int, end: int) -> bool:
         if (
             lines[i - 1].strip()
             and not s[:1].isspace()
-            and not s.startswith(EXAMPLE)
+            and not s.startswith(example)
             and not RULE_LINE.match(s)
         ):
             continued += 1
@@ -178,7 +221,12 @@ def hard_wrapped(lines: list[str], start: int, end: int) -> bool:
 
 
 def logical_lines(
-    lines: list[str], start: int, end: int, wrapped: bool, heads: int = 1
+    lines: list[str],
+    start: int,
+    end: int,
+    wrapped: bool,
+    heads: int = 1,
+    example: str = EXAMPLE,
 ) -> list[Line]:
     """The lines `start`..`end` as the readers take them; blank lines stay (as empty text).
 
@@ -193,7 +241,7 @@ def logical_lines(
         printed = lines[i]
         s = printed.strip()
         indented = printed[:1].isspace()
-        if wrapped and s and depth >= heads and not indented and not s.startswith(EXAMPLE):
+        if wrapped and s and depth >= heads and not indented and not s.startswith(example):
             raw.append(printed)
             out[-1] = out[-1]._replace(text=unwrap(raw))
         else:
@@ -213,14 +261,16 @@ def unwrap(printed: list[str]) -> str:
     return text
 
 
-def _read_body(lines: list[Line], tree: RuleTree) -> None:
+def _read_body(lines: list[Line], tree: RuleTree, layout: Layout = LAYOUTS[0]) -> None:
     for line in lines:
         s = clean(line.text)
         if s:
-            read_line(s, line.indented, line.at, tree)
+            read_line(s, line.indented, line.at, tree, layout)
 
 
-def read_line(s: str, indented: bool, line: int, tree: RuleTree) -> None:
+def read_line(
+    s: str, indented: bool, line: int, tree: RuleTree, layout: Layout = LAYOUTS[0]
+) -> None:
     """One stripped line of a rules body, official-text style.
 
     A numbered line is an entry; with a tree that is not `as_printed`, only if its number
@@ -241,8 +291,13 @@ def read_line(s: str, indented: bool, line: int, tree: RuleTree) -> None:
             tree.notes.append(f"line {line}: no space after {number}{period}")
         tree.entry(number, text, line)
         return
-    if s.startswith(EXAMPLE):
-        tree.example(s[len(EXAMPLE) :].strip(), line)
+    if s.startswith(layout.example):
+        tree.example(s[len(layout.example) :].strip(), line)
+        return
+    slip = next((x for x in layout.example_slips if s.startswith(x)), None)
+    if slip and tree.last is not None:
+        tree.notes.append(f"line {line}: an example begins {slip!r}, read as an example")
+        tree.example(s[len(slip) :].strip(), line)
         return
     if not indented:
         for pattern in (_SECTION, _CHAPTER):

@@ -22,8 +22,9 @@ from crlookup.core import numbers
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Rule, Source
 
-# A rule whose whole text is a name ("702.19. Trample", "701.59. Forage") has it as its title.
-_TITLE_LIKE = re.compile(r"^[^.!?:;]{1,60}$")
+# A rule whose whole text is a name ("702.19. Trample", "701.59. Forage", "702.19. 践踏") has
+# it as its title; a Chinese sentence ends in "。" or has a "，" in it.
+_TITLE_LIKE = re.compile(r"^[^.!?:;。！？：；，]{1,60}$")
 
 
 @dataclass

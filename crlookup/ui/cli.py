@@ -581,12 +581,12 @@ def editions(unresolved_in: str | None, as_json: bool):
     )
 )
 @click.option(
-    "--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru or pl.")
+    "--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru, zh or pl.")
 )
 @click.option(
     "--parallel",
     metavar="L1,L2",
-    help=N_("Show the rule in two languages side by side, e.g. en,ru."),
+    help=N_("Show the rule in two languages side by side, e.g. en,ru or en,zh."),
 )
 @click.option(
     "--annotations",
@@ -670,7 +670,7 @@ def _parallel(number, edition_id, parallel, as_json, pager):
 @edition_option(N_("Search this edition only."))
 @click.option("--all-editions", is_flag=True, help=N_("Search every edition of the language."))
 @click.option(
-    "--lang", metavar="L", help=N_("Language: en, ru or pl (default: from the query's script).")
+    "--lang", metavar="L", help=N_("Language: en, ru, zh or pl (default: from the query's script).")
 )
 @click.option(
     "--section", metavar="NUMBER", help=N_("Only entries at or below this number, e.g. 702.")
@@ -828,7 +828,12 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: b
 @click.option(
     "--lang",
     metavar="L",
-    help=N_("Language of the rules shown: en or ru (default: the question's)."),
+    help=N_("Language of the rules shown: en, ru or zh (default: the question's)."),
+)
+@click.option(
+    "--parallel",
+    metavar="L",
+    help=N_("Each answer's counterpart in language L beside it, e.g. en."),
 )
 @click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
 @click.option(
@@ -838,13 +843,14 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: b
 )
 @json_option
 @pager_option
-def ask(words, edition_id, lang, limit, brief, as_json, pager):
+def ask(words, edition_id, lang, parallel, limit, brief, as_json, pager):
     """Answer a rules question with the rules that decide it, best first, and why.
 
     The question is read for keyword abilities and actions, glossary terms, card types,
-    zones, steps and counters (misspellings and word forms too); questions in English or
-    Russian. Answers come from the newest edition unless --edition says otherwise. Each
-    answer says what sets it apart; what most of them share is said once, above them.
+    zones, steps and counters (misspellings and word forms too); questions in English,
+    Russian or Chinese (read through the English rules). Answers come from the newest edition
+    unless --edition says otherwise; --parallel en puts the English beside each. Each answer
+    says what sets it apart; what most of them share is said once, above them.
 
     Example: crlookup ask "Can I activate two loyalty abilities of a planeswalker in one turn?"
     """
@@ -853,7 +859,7 @@ def ask(words, edition_id, lang, limit, brief, as_json, pager):
         raise Failure(_("ask: expected a question"), BAD_INPUT)
     lib = open_library(as_json)
     try:
-        asked = lib.ask(question, edition=edition_id, lang=lang, limit=limit)
+        asked = lib.ask(question, edition=edition_id, lang=lang, limit=limit, parallel=parallel)
     except QuestionError as e:
         raise Failure(f"ask: {e}", BAD_INPUT) from None
     if as_json:

@@ -35,7 +35,13 @@ KIND_LABELS = {
 }
 
 # Examples are labelled in the language of the rules they belong to.
-EXAMPLE_LABELS = {"en": "Example:", "ru": "Пример:", "pl": "Przykład:"}
+EXAMPLE_LABELS = {"en": "Example:", "ru": "Пример:", "pl": "Przykład:", "zh": "例如："}
+
+
+def _spaced(label: str) -> str:
+    """A label and the space after it (none after a full-width colon: "例如：")."""
+    return label if label.endswith("：") else label + " "
+
 
 _MEASURE = Console(width=80, color_system=None)  # wrapping only measures characters
 BRIEF_WORDS = 12  # an answer's first words, where it has no title or deciding words (ask --brief)
@@ -97,9 +103,77 @@ class GlossaryTerms:
                 i += 1
 
 
+# Chinese punctuation that stays with the character before it, or after it, when lines break
+_CLOSING = set("，。、；：？！）」』”’》…")
+_OPENING = set("（「『“‘《")
+
+
+def wrap(text: Text, width: int) -> list[Text]:
+    """`text` wrapped to `width` cells: at spaces, and in Chinese between any two characters
+    (it has no spaces to break at; rich breaks only at spaces), punctuation kept with its
+    character."""
+    from crlookup.core.chinese import has_chinese
+
+    if not has_chinese(text.plain):
+        return list(text.wrap(_MEASURE, width))
+    from rich.cells import cell_len
+
+    out: list[Text] = []
+    for paragraph in text.split("\n", allow_blank=True):
+        plain, breaks, used = paragraph.plain, [], 0
+        for a, b in _units(plain):
+            if used and used + cell_len(plain[a:b].rstrip()) > width:
+                breaks.append(a)
+                used = 0
+            used += cell_len(plain[a:b])
+        for line in paragraph.divide(breaks):
+            line.rstrip()
+            out.append(line)
+    return out
+
+
+def _units(plain: str) -> list[tuple[int, int]]:
+    """Where a line may break: a word of letters with the spaces after it, or one Chinese
+    character with the closing punctuation after it (and the opening before it)."""
+    from crlookup.core.chinese import HAN
+
+    units: list[tuple[int, int]] = []
+    i = 0
+    while i < len(plain):
+        j = i
+        while j < len(plain) and plain[j] in _OPENING:
+            j += 1
+        if j < len(plain) and HAN.match(plain[j]):
+            j += 1
+        else:
+            while j < len(plain) and not (plain[j].isspace() or HAN.match(plain[j])):
+                j += 1
+        while j < len(plain) and (plain[j] in _CLOSING or plain[j].isspace()):
+            j += 1
+        j = max(j, i + 1)
+        units.append((i, j))
+        i = j
+    return units
+
+
+class Wrapped:
+    """A text that wraps as `wrap` does, wherever it is laid out (a column of a table)."""
+
+    def __init__(self, text: Text):
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from wrap(self.text, options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions):
+        from rich.measure import Measurement
+
+        return Measurement.get(console, options, self.text)
+
+
 def hanging(text: Text, indent: int, width: int) -> list[Text]:
     """`text` wrapped to `width`, every line indented (no padding after the last word)."""
-    lines = text.wrap(_MEASURE, max(20, width - indent))
+    lines = wrap(text, max(20, width - indent))
     out = []
     for line in lines:
         line.rstrip()
@@ -148,7 +222,7 @@ class RuleView:
             lines += hanging(head + body if i == 0 else body, indent, width)
         for example in r.examples:
             label = EXAMPLE_LABELS.get(self.edition.split("-")[0], "Example:")
-            ex = styled((label + " ", "bold"), (with_refs(example), ""))
+            ex = styled((_spaced(label), "bold"), (with_refs(example), ""))
             ex.stylize(STYLES["example"])
             lines += hanging(ex, indent + 4, width)
         return lines
@@ -426,6 +500,14 @@ class AnswersView:
                 (f"  {a.edition}", STYLES["muted"]),
             )
             yield from hanging(with_refs(text), 3, width)
+            twin = self.asked.beside[i - 1] if self.asked.beside else None
+            if twin:  # --parallel: the counterpart, below
+                edition, rule = twin
+                yield from hanging(
+                    styled((f"{rule.number}  {edition}  ", STYLES["muted"]), (rule.text, "")),
+                    3,
+                    width,
+                )
             for reason in own:
                 yield from hanging(Text("· " + reason, STYLES["muted"]), 3, width)
 
@@ -750,7 +832,14 @@ def editions_table(editions: list[EditionInfo]):
         c = e.counts
         head = Text(e.id, "bold")
         day = format_date(e.date, format="medium", locale=language())
-        kind = Text(_(SOURCE_KINDS.get(e.format, e.format)), "" if e.official else STYLES["muted"])
+        kind = Text(
+            _(
+                N_("translation")
+                if e.format == "archive" and not e.official
+                else SOURCE_KINDS.get(e.format, e.format)
+            ),
+            "" if e.official else STYLES["muted"],
+        )
         if e.origin == "user":
             kind.append(" " + _("(yours)"), "green")
         if e.partial:
@@ -1165,10 +1254,13 @@ class ParallelView:
             expand=True,
             show_lines=False,
         )
-        table.add_column(first.left.edition, ratio=1)
-        table.add_column(right, ratio=1)
+        # a word longer than its column goes on below (a Chinese paragraph has no spaces)
+        table.add_column(first.left.edition, ratio=1, overflow="fold")
+        table.add_column(right, ratio=1, overflow="fold")
         for p in self.pairs:
-            table.add_row(self._cell(p.left, p.number), self._cell(p.right, p.number))
+            table.add_row(
+                Wrapped(self._cell(p.left, p.number)), Wrapped(self._cell(p.right, p.number))
+            )
         yield table
         yield from self._note(first)
 
@@ -1198,6 +1290,6 @@ class ParallelView:
         for example in r.examples:
             t.append("\n")
             t.append_text(
-                styled((label + " ", "bold " + STYLES["example"]), (example, STYLES["example"]))
+                styled((_spaced(label), "bold " + STYLES["example"]), (example, STYLES["example"]))
             )
         return t

@@ -18,12 +18,13 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from typing import TYPE_CHECKING
 
 from crlookup.build.stage import Build, Finding, Finish, nothing
 from crlookup.core import documents
-from crlookup.core.errors import LibraryError
+from crlookup.core.errors import LibraryError, SourceError
 from crlookup.core.model import Edition, Reference, fold
 from crlookup.core.numbers import KEYWORD_SECTIONS
 from crlookup.library.database import DB, check_database, connect, write_meta
@@ -320,6 +321,37 @@ def _parse(todo: list[Unit], progress: Progress | None, pool):
             yield e, {"format": u.file.format, "origin": u.file.origin, "unit": u.key}
 
 
+def _english_dates(build: Build, ids: dict) -> set:
+    """The dates of the English editions the library has or will have: those of its sources'
+    declared English ids (some are added later, `grow`) and of those already in it."""
+    from datetime import date
+
+    found = set()
+    for id_ in [*ids, *(i for f in build.files for i in f.editions)]:
+        m = re.match(r"en-(\d{4})-(\d{2})-(\d{2})", id_)
+        if m:
+            with contextlib.suppress(ValueError):
+                found.add(date(*map(int, m.groups())))
+    return found
+
+
+def _check_translated(e: Edition, english: set) -> None:
+    """SourceError unless an English edition of the translation's date is in the library: a
+    translation is read beside the original of its date (crlookup.bilingual)."""
+    from datetime import date
+
+    filed = re.search(r"(\d{4})-(\d{2})-(\d{2})", e.id)
+    dates = {e.date} | ({date(*map(int, filed.groups()))} if filed else set())
+    if not dates & english:
+        raise SourceError(
+            e.source,
+            e.dated or None,
+            f"a translation of an English edition of the library ({e.id} translates "
+            f"en-{e.date.isoformat()}, which none of its sources has)",
+            f"{e.lang} rules of {e.date.isoformat()}",
+        )
+
+
 class Editions:
     """The stage: the sources' new units parsed (in the pool's processes when there are
     several) and written into the library database while the next ones are parsed."""
@@ -339,13 +371,20 @@ class Editions:
             create(build.db_path, build.stamp)
             ids = {}
 
+        english = _english_dates(build, ids)
+
         def checked():  # written into the library while the next ones are parsed
             for e, source in _parse(build.todo, build.share(0, 35), build.pool):
                 if e.id in ids:
                     raise LibraryError(f"edition {e.id} comes from both {ids[e.id]} and {e.source}")
                 ids[e.id] = e.source
+                if e.document == "cr" and e.lang == "en":
+                    english.add(e.date)
                 build.editions.append(e)
                 yield e, source
+            for e in build.editions:
+                if e.document == "cr" and e.lang != "en":
+                    _check_translated(e, english)
 
         add(build.db_path, checked())
         return nothing

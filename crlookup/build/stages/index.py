@@ -58,11 +58,19 @@ def add(directory: str, editions, progress=None) -> int:
         joined: dict[str, list] = {}
         for e in found:
             items = [
-                (r.kind, r.number, r.title, "\n".join([r.text, *r.examples, *_parts(r)]))
+                (
+                    r.kind,
+                    r.number,
+                    r.title,
+                    "\n".join([r.text, *r.examples, *_parts(r)]),
+                    (r.title,),
+                )
                 for r in e.rules
-            ] + [("glossary", "", g.term, g.definition) for g in e.glossary]
+            ] + [
+                ("glossary", "", g.term, g.definition, g.headwords or (g.term,)) for g in e.glossary
+            ]
             own = joined[e.id] = []
-            for kind, number, title, body in items:
+            for kind, number, title, body, names in items:
                 if not (title or body):
                     continue
                 key = hashlib.sha1(f"{kind}\x00{number}\x00{title}\x00{body}".encode()).hexdigest()
@@ -74,6 +82,8 @@ def add(directory: str, editions, progress=None) -> int:
                         "number": number,
                         "title": title,
                         "body": body,
+                        # what the entry is named by (crlookup.library.index: named first)
+                        "name": ",".join(fold(n).replace(",", " ") for n in names if n),
                     }
         work[lang] = (folder, keys, members, new, joined)
     total = sum(len(w[3]) for w in work.values())

@@ -14,7 +14,7 @@ import os
 from crlookup.build.stage import Build, Finding, Finish
 from crlookup.core.errors import LibraryDamaged
 from crlookup.features.ask.lexicon import LEXICON_DIR, LEXICON_VERSION
-from crlookup.features.ask.prepare import LANGS, VECTOR_DIR, VECTOR_VERSION
+from crlookup.features.ask.prepare import LANGS, THROUGH_ENGLISH, VECTOR_DIR, VECTOR_VERSION
 from crlookup.features.card_rules import VOCABULARY_DIR, VOCABULARY_VERSION
 from crlookup.library.database import DB, connect, keep, kept
 
@@ -23,13 +23,29 @@ KEPT = ((LEXICON_DIR, LEXICON_VERSION), (VECTOR_DIR, VECTOR_VERSION))
 
 def newest(path: str) -> dict[str, str]:
     """Each language's newest edition, a complete one if there is one (what `ask` answers
-    from by default)."""
+    from by default); for a language whose questions are read through English
+    (`THROUGH_ENGLISH`: zh), the English original of its newest edition, under "en:zh"."""
     with contextlib.closing(connect(os.path.join(path, DB))) as db:
-        return dict(
+        found = dict(
             db.execute(
                 "SELECT lang, id FROM editions WHERE document = 'cr' ORDER BY partial = 0, date, id"
             ).fetchall()
         )
+        for lang in THROUGH_ENGLISH:
+            if lang in found:
+                twin = db.execute(
+                    "SELECT id FROM editions WHERE document = 'cr' AND lang = 'en' AND date = "
+                    "(SELECT date FROM editions WHERE id = ?) ORDER BY id != ?, id LIMIT 1",
+                    (found[lang], "en" + found[lang][len(lang) :]),
+                ).fetchone()
+                if twin:
+                    found[f"en:{lang}"] = twin[0]
+        return found
+
+
+def _read(newest: dict[str, str]) -> list[str]:
+    """The editions `ask` reads questions against, of `newest`."""
+    return sorted({e for lang, e in newest.items() if lang in LANGS or lang.startswith("en:")})
 
 
 def keep_for_ask(library_path: str, editions: list[str]) -> None:
@@ -66,9 +82,8 @@ class Lexicons:
     def run(self, build: Build) -> Finish:
         wanted = [
             edition
-            for lang, edition in newest(str(build.path)).items()
-            if lang in LANGS
-            and not os.path.exists(os.path.join(build.path, LEXICON_DIR, edition + ".pickle"))
+            for edition in _read(newest(str(build.path)))
+            if not os.path.exists(os.path.join(build.path, LEXICON_DIR, edition + ".pickle"))
         ]
         if not wanted:
             return lambda: None
@@ -84,8 +99,7 @@ STAGE = Lexicons()
 def _kept(path: str, newest: dict[str, str]) -> list[Finding]:
     """What the build kept for `ask`: each language's newest edition's lexicon and vectors."""
     out = []
-    for lang in sorted(set(newest) & set(LANGS)):
-        edition = newest[lang]
+    for edition in _read(newest):
         for folder, version in ((LEXICON_DIR, LEXICON_VERSION), (VECTOR_DIR, VECTOR_VERSION)):
             file = os.path.join(path, folder, edition + ".pickle")
             try:

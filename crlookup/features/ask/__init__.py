@@ -27,15 +27,17 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from crlookup.core.i18n import _
+from crlookup.core.model import detect_lang
 from crlookup.features.ask.cited import citations
 from crlookup.features.ask.explain import Answer, Told, answer, title, told
 from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.prepare import lexicon
-from crlookup.features.ask.question import Question, detect_lang, understand
+from crlookup.features.ask.prepare import THROUGH_ENGLISH, lexicon
+from crlookup.features.ask.question import Question, understand
 from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
 
 __all__ = [
+    "THROUGH_ENGLISH",
     "Answer",
     "Asked",
     "Lexicon",
@@ -59,13 +61,25 @@ class Asked(NamedTuple):
     searched: str  # the edition the question was read against
     answers: list[Answer]  # in the edition asked for (carried over from `searched` if need be)
     read_as: tuple[str, ...] = ()  # how it was read: cards, terms (and where), corrections
+    beside: tuple = ()  # with --parallel: each answer's counterpart (a Rule and its edition)
 
     def to_dict(self) -> dict:
         return {
-            "question": self.question.text,
+            "question": self.question.asked_as or self.question.text,
+            **({"read_in_english": self.question.text} if self.question.asked_as else {}),
             "read_against": self.searched,
             "read_as": list(self.read_as),
-            "answers": [a.to_dict() for a in self.answers],
+            "answers": [
+                {
+                    **a.to_dict(),
+                    **(
+                        {"parallel": twin[1].to_dict(twin[0]) if twin else None}
+                        if self.beside
+                        else {}
+                    ),
+                }
+                for a, twin in zip(self.answers, self.beside or [None] * len(self.answers))
+            ],
         }
 
     def reasons(self) -> Told:
@@ -92,9 +106,11 @@ def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
     return tuple(out)
 
 
-def ask(lib: Library, text: str, edition: str, limit: int = 5) -> Asked:
+def ask(lib: Library, text: str, edition: str, limit: int = 5, asked_as: str = "") -> Asked:
     """Answer `text` from `edition` (an edition of the question's own language: crlookup.api
-    chooses it, and carries the answers into another language's rules when those are wanted)."""
+    chooses it, and carries the answers into another language's rules when those are wanted).
+    `asked_as`: the question as asked when `text` is its reading in the edition's language
+    (a Chinese question read in English terms): the model reads that, and answers show it."""
     from crlookup.features.ask import procedure
 
     found_route = None
@@ -110,5 +126,7 @@ def ask(lib: Library, text: str, edition: str, limit: int = 5) -> Asked:
             )
     lex = lexicon(lib, edition)
     question = understand(lex, text, lib)
+    if asked_as:
+        question = question._replace(asked_as=asked_as)
     found = answer(lib, lex, question, limit)
     return Asked(question, edition, found, readings(lex, question))

@@ -35,6 +35,9 @@ from crlookup.library.database import kept
 from crlookup.library.reader import Library
 
 LANGS = ("en", "ru")  # the languages questions are read in
+#: The languages whose questions are read through the English rules (crlookup.bilingual
+#: .read_in_english): answered from the English original of their newest edition.
+THROUGH_ENGLISH = ("zh",)
 #: the editions data/entry-vectors.npz holds the passages of (scripts/embed_entries.py): the
 #: newest English and Russian ones, which `ask` answers from, and the others shipped on their
 #: own before the archive of every official edition came; an edition outside them is embedded
@@ -48,6 +51,7 @@ EMBEDDED = (
     "en-2019-01-25",
     "en-2022-11-18",
     "en-2024-07-30",
+    "en-2026-04-17",  # the English original of the newest Chinese edition (ask reads through it)
     "en-2026-08-07",
     "ru-2019-01-25",
 )

@@ -161,6 +161,7 @@ class Question(NamedTuple):
     # the official rulings of the cards named (one card each): (the card's name, date, text,
     # the rules it applies), for the ranking to weigh against the question
     card_rulings: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
+    asked_as: str = ""  # the question as asked, when `text` is its English reading (Chinese)
 
     @property
     def corrections(self) -> list[tuple[str, str]]:
@@ -169,11 +170,6 @@ class Question(NamedTuple):
             for w in self.words
             if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card
         ]
-
-
-def detect_lang(text: str) -> str:
-    """The question's language from its script: Cyrillic is Russian, anything else English."""
-    return "ru" if re.search(r"[\u0400-\u04ff]", text) else "en"
 
 
 def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:

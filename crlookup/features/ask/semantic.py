@@ -52,7 +52,7 @@ def reading(lex: Lexicon, question: Question) -> str:
     for k, card, _word, factor, _kind in question.card_terms:
         if factor >= 1.0:  # the card's keywords (its other terms count less: question.py)
             keywords.setdefault(card, []).append(lex.terms[k].name.lower())
-    text = question.text
+    text = question.asked_as or question.text
     for written, card in question.cards:
         if keywords.get(card):
             text = text.replace(written, f"{written} ({', '.join(keywords[card])})", 1)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from crlookup.api import Library
 
 #: the languages shown side by side, in the order `l` goes through them
-MODES = (("en",), ("en", "ru"), ("en", "pl"))
+MODES = (("en",), ("en", "ru"), ("en", "zh"), ("en", "pl"))
 _NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d+[a-z]*)?(?![\w])")
 LABEL = 28  # characters of a result's label (the list is 32 columns wide)
 
