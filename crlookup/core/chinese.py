@@ -5,8 +5,9 @@ crlookup reads a run of Chinese characters as its overlapping pairs ("阻挡生�
 生物), as CJK search engines do (Lucene's CJKAnalyzer): every word of two characters or more
 is found as the pairs it is made of, in order, without a dictionary to load or to keep up with
 the game's new words; the index also holds each character, so that a word of one character
-(磨, mill) is found inside a run (measured against the jieba segmenter: docs/speed.md#chinese). Anything else (Latin words, rule numbers) is a word as
-usual: "deathtouch 死触" is deathtouch, 死触; "702.19b" stays one token.
+(磨, mill) is found inside a run (measured against the jieba segmenter: docs/speed.md#chinese).
+Anything else (Latin words, rule numbers) is a word as usual: "deathtouch 死触" is deathtouch,
+死触; "702.19b" stays one token.
 
 Used by the index's Chinese analyzer (crlookup.library.index). Where texts are compared word
 by word (what changed from one edition to the next: crlookup.core.alignment), a Chinese
@@ -41,7 +42,8 @@ def tokens(text: str, characters: bool = False) -> Iterator[tuple[str, int, int,
     whole. With `characters` (as the index is written), each Chinese character too, at the
     position of the pair it begins (the run's last, of the pair it ends), so that a word of
     one character is found where it is written inside a run, and every token keeps the
-    position it has in a query (a query is read as pairs only: 践踏 is found as 践踏, not 践 and 踏)."""
+    position it has in a query (a query is read as pairs only: 践踏 is found as 践踏, not 践
+    and 踏)."""
     pos = 0
     for m in _PIECE.finditer(text):
         piece, at = m.group(), m.start()

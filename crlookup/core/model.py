@@ -16,6 +16,7 @@ from __future__ import annotations
 from datetime import date
 from typing import NamedTuple
 
+from crlookup.core.chinese import has_chinese
 from crlookup.core.numbers import rule_of
 
 KINDS = ("chapter", "section", "rule", "subrule")
@@ -257,7 +258,7 @@ def _refs_dict(refs: tuple[Reference, ...]) -> dict:
 def detect_lang(query: str) -> str:
     """A query's language from its script: Chinese characters are Chinese ("deathtouch 死触"
     too), Cyrillic is Russian, anything else English."""
-    if any("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" for c in query):
+    if has_chinese(query):
         return "zh"
     return "ru" if any("\u0400" <= c <= "\u04ff" for c in query) else "en"
 

@@ -34,7 +34,7 @@ _KEYWORD = (
     r"(?:\b(?P<kw>rules?|sections?|subrules?|правил[а-яё]*|подправил[а-яё]*|раздел[а-яё]*"
     r"|глав(?:а|е|у|ы|ой|ах))\s+|(?P<zh>规则)\s*)"
 )
-_CHAPTER_ZH = re.compile(r"第(?P<first>\d)(?P<last>)章")  # "第6章": chapter 6
+_CHAPTER_ZH = re.compile(r"第(?P<first>\d)章")  # "第6章": chapter 6
 _CITED_LIST = re.compile(rf"{_KEYWORD}(?P<list>{_ITEM}(?:{_JOIN}{_ITEM})*)", re.I)
 _ITEM_RE = re.compile(
     rf"(?P<first>{_NUM}|\d(?![\d.]))(?:{_DASH}(?P<last>{_NUM}|[{_LETTER}]+(?![A-Za-z0-9_{_LETTER}])))?",

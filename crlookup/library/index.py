@@ -25,6 +25,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from crlookup.core.chinese import HAN, HAN_CHARS, pairs
 from crlookup.core.errors import MAX_WORDS, LibraryDamaged, NumberError, QueryError
 from crlookup.core.i18n import _
 from crlookup.core.model import fold
@@ -39,7 +40,7 @@ STOP_WORDS = "stopwords.json"  # the language's stop words, analysed
 EDITION_DOCS = "editions.pickle"  # each edition's documents (sorted numbers): scopes and hits
 KEYS = "keys.pickle"  # each document's number by its key (content digest): for adding editions
 # a word of two letters or more; Chinese is not words but pairs (`_words`)
-_WORD = re.compile(r"[^\W\d_\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}", re.U)
+_WORD = re.compile(rf"[^\W\d_{HAN_CHARS}]{{2,}}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MAX_EXPANSION = 100  # the words a wildcard may stand for ("plan*": 9 of them)
 NAMED = 20  # the entries a query may name (a rule and glossary terms in every edition searched)
@@ -561,9 +562,7 @@ class Index:
 
 def _words(text: str) -> int:
     """How many words a query has: its words of letters, and a Chinese run's pairs."""
-    from crlookup.core.chinese import HAN
-
-    return len(_WORD.findall(text)) + sum(max(1, len(r) - 1) for r in HAN.findall(text))
+    return len(_WORD.findall(text)) + sum(len(pairs(r)) for r in HAN.findall(text))
 
 
 def _earlier_on_ties(fragment) -> float:

@@ -88,6 +88,7 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from crlookup.core.chinese import HAN_CHARS
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Edition, Rule, Source
 
@@ -122,7 +123,7 @@ ENGLISH_TITLES = {
 
 _CJK_CHARS = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 _CJK = re.compile(f"[{_CJK_CHARS}]")
-_HAN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN = re.compile(f"[{HAN_CHARS}]")  # one character (crlookup.core.chinese.HAN is a run)
 _LATIN = re.compile(r"[A-Za-z]")
 _HEADING = re.compile(r"^[ \t]*(={2,6})[ \t]*(.*?)[ \t]*={2,6}[ \t]*$")
 _LIST = re.compile(r"^(?: {2,}|\t)[ \t]*([*-])[ \t]+")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from crlookup.core.chinese import has_chinese
 from crlookup.core.model import Edition, GlossaryEntry, Source
 
 _QUALIFIER = re.compile(
@@ -21,7 +22,6 @@ _OBSOLETE = {"obsolete", "устар", "устар.", "устарело", "ус�
 # "鹏洛客（旧译旅法师）" also names the old translation, found as a headword too
 _REMARK = re.compile(r"\s*（(?:译者注|译注)[：:][^）]*）")
 _FORMERLY = re.compile(r"\s*（旧译([^）]+)）")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
 _SEE = re.compile(r"^(?:See|Смотрите|См\.)\s+(?!rules?\b|section\b|правил|раздел)(.+?)\.?$", re.I)
 _QUOTES = "\"'“”‘’«»„"
 _QUOTED = re.compile(r"“([^”]*)”|\"([^\"]*)\"|«([^»]*)»")
@@ -38,7 +38,7 @@ def headwords(term: str) -> tuple[str, ...]:
     base = base_term(term)
     words = [base]
     parts = _split_outside_quotes(base)
-    if _HAN.search(base):
+    if has_chinese(base):
         parts = [p for part in parts for p in part.split("/")]
         parts += [m.group(1) for m in _FORMERLY.finditer(_QUALIFIER.sub("", term))]
     for part in parts if len(parts) > 1 else ():

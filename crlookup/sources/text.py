@@ -41,6 +41,7 @@ from itertools import pairwise
 from pathlib import PurePath
 from typing import NamedTuple
 
+from crlookup.core.chinese import HAN_CHARS
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Edition, Source
 from crlookup.sources import dates, glossary
@@ -53,7 +54,7 @@ _SECTION = re.compile(r"^([1-9]\d{2})\.\s+(\S.*)$")
 # "702. 37a Text" (2009-07-11); a number alone on its line is an entry without text.
 # "100.6b牌手" (Chinese, 2022-06-10): no space before a Han character either.
 RULE_LINE = re.compile(
-    r"^([1-9]\d{2}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"(\u4e00-\u9fff])|$)(.*)$"
+    rf"^([1-9]\d{{2}}\.) ?(\d+)([a-z]*)(\.?)(?:\s+|(?=[A-Z“\"({HAN_CHARS}])|$)(.*)$"
 )
 # "_Magic_" is italic; "Wolf in ________ Clothing" (a card name with a blank) is not.
 _ITALIC = re.compile(r"(?<![\w/_])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w/_])")
