@@ -112,6 +112,11 @@ BROWSE_FIRST = ("browse: first screen", 1.5)  # from process start to 702.19 pai
 # median, typing "mulligan": the time inside the app from a key to its result list (timed
 # there, as Pilot lets; Pilot's own round trip, ~85 ms of idle waits, is reported beside it)
 BROWSE_KEY = ("browse: result list after a keystroke", 0.1)
+# issue 34: `crlookup serve` on this machine, in the same run (scripts/load.py loads it)
+SERVE_WORKERS = 2  # one per core
+SERVE_FIRST_S = 3.0  # from `crlookup serve` started to its first answer
+SERVE_RULES_PER_S = 300.0  # rule lookups over 8 keep-alive connections
+SERVE_MIXED = 960  # requests of rule, search, card, refs and ask, 16 at once: 0 failed
 BUILD_TARGET_S = 30.0  # first use: `crlookup rule 702.19` answers, the library built (issue 19)
 INGEST_TARGET_S = 3.0  # one more edition into the full library (issue 19)
 SIZE_TARGET_MIB = 200.0  # the library home with every edition (issue 19)
@@ -283,6 +288,156 @@ def ingest_time(exe: str, home: str, env: dict, runs: int) -> float:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def serve_paths(home: str) -> tuple[list[str], list[str]]:
+    """The paths the server is loaded with (a fixed draw): 400 rules of the newest edition,
+    and the mixed load, rule, search, card, refs and ask in turn (questions of
+    tests/data/ask_dev.jsonl, terms of the glossary, cards at random)."""
+    import random
+    import urllib.parse
+
+    os.environ["CRLOOKUP_HOME"] = home
+    import crlookup
+
+    lib = crlookup.open(home)
+    draw = random.Random(34)
+    latest = lib.edition().id
+    numbers = [r.number for r in lib.entries(latest) if r.kind != "section"]
+    terms = [g.term for g in lib.glossary(latest)]
+    names = [r[0] for r in lib.cards().db.execute("SELECT name FROM cards ORDER BY id")]
+    dev = Path(__file__).resolve().parent.parent / "tests" / "data" / "ask_dev.jsonl"
+    questions = [json.loads(line)["question"] for line in dev.open(encoding="utf-8")]
+    rules = [f"/v1/rule/{n}" for n in draw.sample(numbers, 400)]
+    q = urllib.parse.quote
+    mixed = []
+    for _ in range(SERVE_MIXED // 5):
+        mixed += [
+            f"/v1/rule/{draw.choice(numbers)}",
+            f"/v1/search?q={q(draw.choice(terms))}",
+            f"/v1/card?name={q(draw.choice(names))}",
+            f"/v1/refs/{draw.choice(numbers)}",
+            f"/v1/ask?q={q(draw.choice(questions))}",
+        ]
+    lib.close()
+    return rules, mixed
+
+
+def start_server(exe: str, env: dict, workers: int) -> tuple[subprocess.Popen, int, float]:
+    """`crlookup serve` started on a free port: the process, the port, and the seconds from its
+    start to its first answer (/v1/rule/702.19b)."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        [exe, "serve", "--port", str(port), "--workers", str(workers)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/rule/702.19b", timeout=5):
+                return server, port, time.perf_counter() - started
+        except OSError:
+            if server.poll() is not None or time.perf_counter() - started > 120:
+                raise SystemExit("crlookup serve did not start") from None
+            time.sleep(0.02)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
+def server_memory(pid: int) -> tuple[float, float]:
+    """MiB of the server and its workers: the sum of their proportional set sizes (what they
+    share counted once) and of their resident sets (counted in each)."""
+    pss = rss = 0
+    pids = [pid]
+    for p in pids:  # its children, and theirs
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                pids += [int(c) for c in f.read().split()]
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                for line in f:
+                    name, *value = line.split()
+                    if name == "Pss:":
+                        pss += int(value[0])
+                    elif name == "Rss:":
+                        rss += int(value[0])
+        except OSError:  # (not Linux: no figure)
+            continue
+    return pss / 1024, rss / 1024
+
+
+def rebuild_then(exe: str, env: dict, done) -> None:
+    """`crlookup rebuild` in the home, then `done` set."""
+    try:
+        timed([exe, "rebuild"], env, 1)
+    finally:
+        done.set()
+
+
+def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool) -> list:
+    """The server's figures: its first answer, rule lookups and the mixed load per number of
+    workers, its memory; with `rebuild`, the failed requests while `crlookup rebuild` runs."""
+    import threading
+
+    from load import load
+
+    rules, mixed = serve_paths(home)
+    rows: list = []
+    for n in workers:
+        server, port, first = start_server(exe, env, n)
+        try:
+            load(rules, port=port, connections=8, requests=400)  # warm (each worker's caches)
+            looked = load(rules, port=port, connections=8, requests=4000)
+            both = load(mixed, port=port, connections=16, requests=SERVE_MIXED)
+            pss, rss = server_memory(server.pid)
+            during = None
+            if rebuild and n == workers[-1]:
+                done = threading.Event()
+                rebuilding = threading.Thread(target=rebuild_then, args=(exe, env, done))
+                rebuilding.start()
+                during = load(rules + mixed[:50], port=port, connections=8, until=done.is_set)
+                rebuilding.join()
+        finally:
+            stop_server(server)
+        label = f"serve, {n} worker{'s' if n > 1 else ''}"
+        rows += [
+            (f"{label}: first answer after start", first, None, SERVE_FIRST_S),
+            (f"{label}: rules, 8 connections (requests/s)", looked.per_second, None,
+             SERVE_RULES_PER_S if n == SERVE_WORKERS else None),
+            ("  p50", looked.percentile(50), None, None),
+            ("  p99", looked.percentile(99), None, None),
+            (f"{label}: mixed, 16 at once (requests/s)", both.per_second, None, None),
+            ("  p50", both.percentile(50), None, None),
+            ("  p99", both.percentile(99), None, None),
+            ("  rule p50 among the questions", both.percentile(50, "rule"), None, None),
+            ("  ask p50", both.percentile(50, "ask"), None, None),
+            (f"  {SERVE_MIXED} requests (failed)", len(both.failed), None, 0),
+            (f"{label}: memory, proportional (MiB)", pss, None, None),
+            ("  the same, resident in each (MiB)", rss, None, None),
+        ]  # fmt: skip
+        print(f"serve, {n} workers: rules {looked.summary()}")
+        print(f"serve, {n} workers: mixed {both.summary()}")
+        if during is not None:
+            rows.append(
+                (f"{label}: during `crlookup rebuild` (failed)", len(during.failed), None, 0)
+            )
+            print(f"serve, {n} workers: during a rebuild {during.summary()}")
+            for reason in sorted(set(during.failed))[:5]:
+                print(f"  {reason}")
+    return rows
+
+
 def crlookup_exe() -> str:
     exe = Path(sys.executable).with_name("crlookup")
     found = str(exe) if exe.exists() else shutil.which("crlookup")
@@ -331,6 +486,11 @@ def main() -> None:
         "--builds", type=int, default=3, help="fresh first-use builds to time (0: none)"
     )
     ap.add_argument("--only", help="run only the commands whose name contains this")
+    ap.add_argument(
+        "--serve-workers",
+        default=str(SERVE_WORKERS),
+        help="the server's figures for these numbers of workers (1,2,4: docs/serving.md's table)",
+    )
     args = ap.parse_args()
 
     exe = crlookup_exe()
@@ -426,6 +586,9 @@ def main() -> None:
                     INGEST_TARGET_S,
                 )
             )
+        if not args.only or "serve" in args.only:
+            workers = [int(n) for n in args.serve_workers.split(",")]
+            rows += serve_rows(exe, home, env, workers, rebuild=True)
         if not args.only:
             size = sum(
                 f.stat().st_size
@@ -494,10 +657,16 @@ def main() -> None:
     for name, seconds, ratio, target in rows:
         shown = f"{seconds:.2f} s" if abs(seconds) >= 1 else f"{seconds * 1000:.1f} ms"
         if "MiB" in name:  # a size, not a time
+            ok = target is None or seconds <= target
+            tgt = "" if target is None else f"{target:>4.0f} MiB"
+            print(f"{name:48} {seconds:>6.0f} MiB {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
+        elif "requests/s" in name:  # a rate, at least the target
+            ok = target is None or seconds >= target
+            tgt = "" if target is None else f">={target:.0f}/s"
+            print(f"{name:48} {seconds:>8.0f}/s {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
+        elif "(failed)" in name:  # a count, at most the target
             ok = seconds <= target
-            print(
-                f"{name:48} {seconds:>6.0f} MiB {'':>7} {target:>4.0f} MiB  {'yes' if ok else 'NO'}"
-            )
+            print(f"{name:48} {seconds:>10.0f} {'':>7} {target:>8.0f}  {'yes' if ok else 'NO'}")
         elif ratio is None:  # an absolute target, in seconds
             ok = target is None or seconds <= target
             tgt = (

@@ -546,8 +546,18 @@ def _run(
             progress(65, 100, "aligning editions")
         for finish in finishing:
             finish()
+    _analyze(tmp / DB)
     if progress:
         progress(100, 100, "done")
+
+
+def _analyze(db_path: Path) -> None:
+    """Give SQLite's query planner the statistics of the finished database (ANALYZE: 0.4 s
+    for a full library). Without them it read what cites a rule (`rule`, `refs`) by walking
+    the whole edition: 1.7 ms a query where 0.06 ms suffice."""
+    with contextlib.closing(sqlite3.connect(db_path)) as db:
+        db.execute("ANALYZE")
+        db.commit()
 
 
 def main(argv: list[str]) -> int:

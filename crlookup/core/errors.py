@@ -48,6 +48,15 @@ class BadInput(CrlookupError, ValueError):
     """Input that cannot be read: a number, a query, a question, a card name, a source file."""
 
 
+class ArgumentError(BadInput):
+    """An argument no command takes: `kind` says why (crlookup.ui.failure: empty, too long,
+    or with control characters or undecodable bytes)."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
 class NumberError(BadInput):
     """A string that is not a rule number."""
 
@@ -106,6 +115,12 @@ class Unrepairable(LibraryError):
 class StorageError(LibraryError):
     """The library cannot be written: the disk is full, or the home is read-only. Nothing was
     changed (the previous library, if any, is still in use)."""
+
+    exit_code = NOT_FOUND
+
+
+class Busy(CrlookupError):
+    """Too much asked at once (a server's questions waiting their turn): try again shortly."""
 
     exit_code = NOT_FOUND
 

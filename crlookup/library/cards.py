@@ -249,6 +249,16 @@ class CardResults(NamedTuple):
     relaxed: bool  # no card has every word: cards with some of them
     rulings: bool = False  # the rulings' text was searched too
 
+    def to_dict(self, query: str) -> dict:
+        """`search --cards --json` for `query` (as typed)."""
+        return {
+            "query": query,
+            "searched": self.query,
+            "corrections": [list(c) for c in self.corrections],
+            "relaxed": self.relaxed,
+            "hits": [h.to_dict(self.rulings) for h in self.hits],
+        }
+
 
 class Cards:
     """The card database of a built library, open for reading."""
@@ -650,6 +660,10 @@ class Cards:
         rulings has them is found too, with that ruling."""
         if len(query.split()) > MAX_WORDS:
             raise QueryError(f"a query of at most {MAX_WORDS} words, please")
+        if rulings and self.rulings_unavailable:
+            raise QueryError(
+                _("rulings unavailable: {reason}").format(reason=self.rulings_unavailable)
+            )
         query, corrections = self._correct(query, rulings)
         expression = _fts(query, every_word=True)
         hits = self._run(expression, limit, rulings)

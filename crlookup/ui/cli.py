@@ -1,6 +1,7 @@
 """The command line: click options in, library calls, then `--json` or rich output out.
 
-Nothing else in crlookup imports click. Library errors become one line on stderr with exit
+Nothing else in crlookup imports click but the commands' options (crlookup.ui.options), which
+the server reads too. Library errors become one line on stderr with exit
 code 1 (not found) or 2 (bad input); rich is imported only for output meant for people.
 """
 
@@ -12,13 +13,13 @@ import itertools
 import json
 import os
 import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 from crlookup import api
 from crlookup.core.errors import (
     BAD_INPUT,
     NOT_FOUND,
+    ArgumentError,
     CardQueryError,
     CardsUnavailable,
     CrlookupError,
@@ -26,58 +27,14 @@ from crlookup.core.errors import (
     QuestionError,
 )
 from crlookup.core.i18n import N_, _, ngettext
+from crlookup.ui import options
+from crlookup.ui.failure import Failed, check_argument, failed
 from crlookup.version import __version__
-
-
-class _StandIn(types.ModuleType):
-    """A module imported for real when a name it lacks is first used."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):  # what the import system asks of a module (__path__, ...)
-            raise AttributeError(name)
-        if sys.modules.get(self.__name__) is self:
-            del sys.modules[self.__name__]
-        return getattr(__import__(self.__name__), name)
-
-
-def _cleandoc(doc: str) -> str:
-    """inspect.cleandoc, without importing inspect for an option's one-line help."""
-    if "\n" in doc or "\t" in doc:
-        return __import__("inspect").cleandoc(doc)
-    return doc.lstrip()
-
-
-def _import_click():
-    """click, imported without two standard modules it imports for what crlookup never uses:
-    `inspect` (with ast, dis, tokenize: ~6 ms), for `cleandoc` of each option's help, and
-    `uuid` (with platform: ~2 ms), for the UUID parameter type. While click is imported they
-    are stand-ins (as crlookup.library.index does for whoosh), removed right after: any other
-    import gets the real module, and so does click, on first use of a name the stand-in lacks."""
-    if "click" in sys.modules:
-        return sys.modules["click"]
-    stand_ins: dict[str, Any] = {}
-    if "inspect" not in sys.modules:
-        stand_ins["inspect"] = _StandIn("inspect")
-        stand_ins["inspect"].cleandoc = _cleandoc
-    if "uuid" not in sys.modules:
-        stand_ins["uuid"] = _StandIn("uuid")
-        stand_ins["uuid"].UUID = type("UUID", (), {})  # click.types: ParamType[uuid.UUID]
-    sys.modules.update(stand_ins)
-    try:
-        import click
-    finally:
-        for name, stand_in in stand_ins.items():
-            if sys.modules.get(name) is stand_in:
-                del sys.modules[name]
-        if "uuid" in stand_ins:
-            del stand_ins["uuid"].UUID  # click's uuid.UUID: the real one from now on
-    return click
-
 
 if TYPE_CHECKING:
     import click
 else:
-    click = _import_click()
+    from crlookup.ui.options import click  # (imported without what it needs not)
 
 
 class Failure(click.ClickException):
@@ -96,12 +53,11 @@ class Failure(click.ClickException):
             if len(arg) > 300:  # (a long path is kept whole)
                 message = message.replace(arg, _short(arg))
         if "--json" in _TYPED and not _EMITTED:
-            error = {"error": message, "code": self.exit_code, "suggestions": self.suggestions}
+            error = Failed(message, self.exit_code, self.suggestions).to_dict()
             click.echo(json.dumps(error, ensure_ascii=False, indent=2))
         click.echo(message, err=True)
 
 
-MAX_ARGUMENT = 2000  # characters: a question of 200 words fits; a pasted page does not
 _TYPED: list[str] = []  # the command's arguments (one command per process), for `Failure`
 _EMITTED: list[bool] = []  # [True] once the command printed its JSON, for `Failure`
 
@@ -152,22 +108,10 @@ def check_arguments(name: str, args) -> None:
     """`Failure` for an argument no command takes: empty, too long, or with control
     characters (or bytes the terminal's encoding could not decode)."""
     for arg in args:
-        if not arg.strip():
-            raise Failure(_("{name}: an empty argument").format(name=name), BAD_INPUT)
-        if len(arg) > MAX_ARGUMENT:
-            raise Failure(
-                _("{name}: an argument of at most {count} characters, please").format(
-                    name=name, count=MAX_ARGUMENT
-                ),
-                BAD_INPUT,
-            )
-        if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in arg):
-            raise Failure(
-                _("{name}: an argument with control characters or undecodable bytes: {arg}").format(
-                    name=name, arg=ascii(arg)[:60]
-                ),
-                BAD_INPUT,
-            )
+        try:
+            check_argument(name, arg)
+        except ArgumentError as e:
+            raise Failure(str(e), BAD_INPUT) from None
 
 
 def _mistyped(word: str, commands) -> bool:
@@ -191,17 +135,9 @@ class Group(Command, click.Group):
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
-        except NotFound as e:
-            msg = str(e)
-            if e.suggestions:
-                msg += _("; nearest: {numbers}").format(numbers=", ".join(e.suggestions))
-            raise Failure(msg, NOT_FOUND, e.suggestions) from None
-        except CardsUnavailable as e:  # the card file was missing or unreadable
-            raise Failure(
-                _("no cards in this library: {reason}").format(reason=e), BAD_INPUT
-            ) from None
         except CrlookupError as e:  # crlookup.core.errors: one line, and its exit code
-            raise Failure(str(e), e.exit_code) from None
+            told = failed(e)
+            raise Failure(told.message, told.code, told.suggestions) from None
         except BrokenPipeError:  # the reader went away (`crlookup export ... | head`)
             raise SystemExit(0) from None
         except OSError as e:
@@ -247,43 +183,6 @@ def _damaged(part: str, damage: str) -> None:
 def _short(text: str, width: int = 80) -> str:
     """What the user typed, as an error message repeats it: cut at `width` characters."""
     return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def complete_edition(ctx, param, incomplete: str) -> list:
-    """Shell completion of an edition: the aliases ("latest", "previous", "ru-latest", …),
-    then the library's ids, newest first (none if no library is built yet)."""
-    from click.shell_completion import CompletionItem
-
-    from crlookup.core import paths
-    from crlookup.core.documents import PREFIX
-    from crlookup.library import home
-
-    found = home.edition_ids(paths.home())
-    prefixes = dict.fromkeys(
-        lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
-        for _id, lang, doc in found
-        if doc in PREFIX
-    )
-    aliases = ["latest", "previous"] + [
-        f"{p}-{a}" for p in prefixes for a in ("latest", "previous")
-    ]
-    return [
-        CompletionItem(x)
-        for x in [*aliases, *(i for i, _l, _d in found)]
-        if x.startswith(incomplete)
-    ]
-
-
-def edition_option(help_text: str):
-    """--edition: an id, "latest", "previous" or a date, each maybe after a language or
-    document ("ru-latest", "mtr-2024-01-01"): crlookup.library.reader resolves them."""
-    return click.option(
-        "--edition",
-        "edition_id",
-        metavar="EDITION",
-        help=help_text,
-        shell_complete=complete_edition,
-    )
 
 
 def json_option(f):
@@ -528,13 +427,7 @@ def routed_note(route, text: str, options: list[str]) -> str:
 
 
 @cli.command()
-@click.option(
-    "--unresolved",
-    "unresolved_in",
-    metavar="EDITION",
-    shell_complete=complete_edition,
-    help=N_("List the cross-references of edition ID that name no entry of it."),
-)
+@options.EDITIONS
 @json_option
 def editions(unresolved_in: str | None, as_json: bool):
     """List the editions in the library with their counts.
@@ -573,31 +466,7 @@ def editions(unresolved_in: str | None, as_json: bool):
 
 
 @cli.command()
-@click.argument("number")
-@edition_option(
-    N_(
-        "Edition: an id (en-2019-01-25), latest, previous, or a date YYYY-MM-DD (the edition "
-        "in force that day); ru-latest: of that language (default: newest English)."
-    )
-)
-@click.option(
-    "--lang", metavar="L", help=N_("Language of the edition (default: en): en, ru, zh or pl.")
-)
-@click.option(
-    "--parallel",
-    metavar="L1,L2",
-    help=N_("Show the rule in two languages side by side, e.g. en,ru or en,zh."),
-)
-@click.option(
-    "--annotations",
-    is_flag=True,
-    help=N_("Show the judges' annotations beside the annotated MTR (not part of its text)."),
-)
-@click.option(
-    "--cite",
-    is_flag=True,
-    help=N_("End with how to cite it: CR 702.19b (August 7, 2026) and the official page."),
-)
+@options.RULE
 @json_option
 @pager_option
 def rule(
@@ -648,15 +517,7 @@ def rule(
 
 def _parallel(number, edition_id, parallel, as_json, pager):
     """`rule --parallel en,ru`: the rule and its subrules beside their counterparts."""
-    langs = [x.strip() for x in parallel.split(",") if x.strip()]
-    if len(langs) != 2 or langs[0] == langs[1]:
-        raise Failure(
-            _("--parallel: expected two languages such as en,ru, found {found!r}").format(
-                found=parallel
-            ),
-            BAD_INPUT,
-        )
-    result = open_library(as_json).parallel(number, (langs[0], langs[1]), edition_id)
+    result = open_library(as_json).parallel(number, options.languages(parallel), edition_id)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -666,42 +527,7 @@ def _parallel(number, edition_id, parallel, as_json, pager):
 
 
 @cli.command()
-@click.argument("words", nargs=-1, required=True)
-@edition_option(N_("Search this edition only."))
-@click.option("--all-editions", is_flag=True, help=N_("Search every edition of the language."))
-@click.option(
-    "--lang", metavar="L", help=N_("Language: en, ru, zh or pl (default: from the query's script).")
-)
-@click.option(
-    "--section", metavar="NUMBER", help=N_("Only entries at or below this number, e.g. 702.")
-)
-@click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True)
-@click.option(
-    "--parallel", "other_lang", metavar="L", help=N_("Add each hit's counterpart in language L.")
-)
-@click.option(
-    "--cards",
-    "in_cards",
-    is_flag=True,
-    help=N_("Search the cards (names, types, Oracle text) instead of the rules."),
-)
-@click.option(
-    "--rulings",
-    "in_rulings",
-    is_flag=True,
-    help=N_("With --cards: search the cards' rulings too."),
-)
-@click.option(
-    "--doc",
-    "document",
-    type=click.Choice(["cr", "mtr", "ipg", "jar", "all"]),
-    default="cr",
-    show_default=True,
-    help=N_(
-        "Search the Tournament Rules (mtr), the Infraction Procedure Guide (ipg), "
-        "Judging at Regular REL (jar), or all of them and the CR (all)."
-    ),
-)
+@options.SEARCH
 @click.option("--or-card", is_flag=True, hidden=True)  # `crlookup <words>`: no hit, a card?
 @json_option
 @pager_option
@@ -735,25 +561,16 @@ def search(
     query = " ".join(words).strip()
     if not query:
         raise Failure(_("search: expected words to search for"), BAD_INPUT)
-    if in_rulings and not in_cards:
-        raise Failure(_("--rulings searches the cards' rulings: use it with --cards"), BAD_INPUT)
+    options.check_search(
+        in_cards,
+        in_rulings,
+        edition=edition_id,
+        all_editions=all_editions,
+        lang=lang,
+        section=section,
+        parallel=other_lang,
+    )
     if in_cards:
-        given = [
-            name
-            for name, value in (
-                ("--edition", edition_id),
-                ("--all-editions", all_editions),
-                ("--lang", lang),
-                ("--section", section),
-                ("--parallel", other_lang),
-            )
-            if value
-        ]
-        if given:
-            raise Failure(
-                _("--cards cannot be combined with {options}").format(options=", ".join(given)),
-                BAD_INPUT,
-            )
         return _search_cards(query, limit, as_json, pager, in_rulings)
     lib = open_library(as_json)
     found = lib.search(
@@ -792,23 +609,9 @@ def _a_card(lib, query: str) -> bool:
 def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: bool) -> None:
     """`search --cards`: cards whose name, type line or Oracle text has the words (or, with
     `rulings`, one of whose rulings has them)."""
-    cards = open_library(as_json).cards()
-    if rulings and cards.rulings_unavailable:
-        raise Failure(
-            _("rulings unavailable: {reason}").format(reason=cards.rulings_unavailable),
-            BAD_INPUT,
-        )
-    found = cards.search(query, limit=limit, rulings=rulings)
+    found = open_library(as_json).cards().search(query, limit=limit, rulings=rulings)
     if as_json:
-        emit_json(
-            {
-                "query": query,
-                "searched": found.query,
-                "corrections": [list(c) for c in found.corrections],
-                "relaxed": found.relaxed,
-                "hits": [h.to_dict(rulings) for h in found.hits],
-            }
-        )
+        emit_json(found.to_dict(query))
     else:
         from crlookup.ui import render
 
@@ -823,24 +626,7 @@ def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: b
 
 
 @cli.command()
-@click.argument("words", nargs=-1, required=True)
-@edition_option(N_("Answer from this edition."))
-@click.option(
-    "--lang",
-    metavar="L",
-    help=N_("Language of the rules shown: en, ru or zh (default: the question's)."),
-)
-@click.option(
-    "--parallel",
-    metavar="L",
-    help=N_("Each answer's counterpart in language L beside it, e.g. en."),
-)
-@click.option("--limit", type=click.IntRange(1, 50), default=5, show_default=True)
-@click.option(
-    "--brief",
-    is_flag=True,
-    help=N_("One line per answer: its number, its title and the words that decide it."),
-)
+@options.ASK
 @json_option
 @pager_option
 def ask(words, edition_id, lang, parallel, limit, brief, as_json, pager):
@@ -876,9 +662,7 @@ def ask(words, edition_id, lang, parallel, limit, brief, as_json, pager):
 
 
 @cli.command()
-@click.argument("words", nargs=-1, required=True)
-@edition_option(N_("Link to this edition's rules (default: newest English)."))
-@click.option("--lang", metavar="L", help=N_("Link to the newest edition in language L, e.g. ru."))
+@options.CARD
 @json_option
 @pager_option
 def card(words, edition_id, lang, as_json, pager):
@@ -922,11 +706,7 @@ def card(words, edition_id, lang, as_json, pager):
 
 
 @cli.command()
-@click.argument("words", nargs=-1, required=True)
-@click.option(
-    "--lang", metavar="L", help=N_("Glossary language (default: from the term's script).")
-)
-@edition_option(N_("Edition whose glossary to use."))
+@options.DEFINE
 @json_option
 @pager_option
 def define(words, lang, edition_id, as_json, pager):
@@ -949,15 +729,7 @@ def define(words, lang, edition_id, as_json, pager):
 
 
 @cli.command()
-@click.argument("number")
-@edition_option(N_("Edition id (default: newest English)."))
-@click.option(
-    "--depth",
-    type=click.IntRange(1, 5),
-    default=1,
-    show_default=True,
-    help=N_("Follow citations this many steps."),
-)
+@options.REFS
 @json_option
 @pager_option
 def refs(number, edition_id, depth, as_json, pager):
@@ -977,12 +749,7 @@ def refs(number, edition_id, depth, as_json, pager):
 
 
 @cli.command()
-@click.argument("old_id", metavar="OLD", shell_complete=complete_edition)
-@click.argument("new_id", metavar="NEW", shell_complete=complete_edition)
-@click.option(
-    "--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702.")
-)
-@click.option("--summary", is_flag=True, help=N_("Counts per kind of change and per section."))
+@options.DIFF
 @json_option
 @pager_option
 def diff(old_id, new_id, section, summary, as_json, pager):
@@ -1010,11 +777,7 @@ def diff(old_id, new_id, section, summary, as_json, pager):
 
 
 @cli.command()
-@click.argument("number")
-@edition_option(N_("Edition the NUMBER is in (default: newest English)."))
-@click.option(
-    "--all", "every", is_flag=True, help=N_("List every edition, the unchanged ones too.")
-)
+@options.HISTORY
 @json_option
 @pager_option
 def history(number, edition_id, every, as_json, pager):
@@ -1062,7 +825,7 @@ def browse(words):
 
 
 @cli.command()
-@click.argument("edition_id", metavar="EDITION", shell_complete=complete_edition)
+@click.argument("edition_id", metavar="EDITION", shell_complete=options.complete_edition)
 @click.option(
     "--json",
     "as_json",
@@ -1169,6 +932,106 @@ def update(source: str | None, as_json: bool):
                 previous=done.previous,
             )
         )
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help=N_("Address to listen on."))
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help=N_("Worker processes (one per core serves the most)."),
+)
+@click.option(
+    "--ask-limit",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help=N_("Questions, diffs and histories answered at once by each worker."),
+)
+@click.option(
+    "--ask-queue",
+    type=click.IntRange(0, 10000),
+    default=32,
+    show_default=True,
+    help=N_("Questions waiting per worker beyond which the server answers 503."),
+)
+@click.option(
+    "--rate-limit",
+    type=click.IntRange(0, 1_000_000),
+    default=0,
+    show_default=True,
+    help=N_("Requests a minute one client may make, counted by each worker (0: no limit)."),
+)
+@click.option(
+    "--read-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help=N_("Seconds a request may take to arrive; a slower client is answered 408."),
+)
+@click.option("--access-log", is_flag=True, help=N_("Log every request."))
+def serve(host, port, workers, ask_limit, ask_queue, rate_limit, read_timeout, access_log):
+    """Serve the library over HTTP: each command's --json, for bots and sites.
+
+    GET /v1/rule/702.19b, /v1/search?q=..., /v1/ask?q=..., /v1/card?name=... and the rest
+    answer as the commands do with --json; /openapi.json describes them, /healthz says the
+    library in use. The library is built first if it must be, then only read: a rebuild is
+    taken up without a restart. Needs the serve extra: pip install "crlookup[serve]".
+
+    Example: crlookup serve --port 8000 --workers 2
+    """
+    from crlookup.ui import serve as serving
+
+    lacking = serving.missing()
+    if lacking:
+        raise Failure(
+            _("serve needs {packages}: {command}").format(
+                packages=", ".join(lacking), command=serving.EXTRA
+            ),
+            NOT_FOUND,
+        )
+    _check_port(host, port)
+    lib = open_library()  # built now if it must be: a worker never builds
+    lib.all_editions(None)  # every edition in (waited for): none is still to come
+    root = lib.root or os.path.dirname(lib.path)
+    click.echo(
+        _("crlookup: serving {path} on http://{host}:{port}/ (Ctrl+C stops)").format(
+            path=lib.path, host=host if ":" not in host else f"[{host}]", port=port
+        ),
+        err=True,
+    )
+    lib.close()
+    serving.run(
+        root,
+        host,
+        port,
+        workers,
+        ask_limit=ask_limit,
+        ask_queue=ask_queue,
+        rate_limit=rate_limit,
+        read_timeout=read_timeout,
+        access_log=access_log,
+    )
+
+
+def _check_port(host: str, port: int) -> None:
+    """`Failure` naming the address if it cannot be listened on (in use, not this machine's)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise Failure(f"serve: {host}: {e.strerror}", BAD_INPUT) from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(address)
+        except OSError as e:
+            raise Failure(f"serve: {host}:{port}: {e.strerror}", BAD_INPUT) from None
 
 
 @cli.command()

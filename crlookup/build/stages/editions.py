@@ -136,8 +136,7 @@ def add(db_path: str | Path, editions: Iterable[tuple[Edition, dict]]) -> None:
         for e, source in editions:
             _insert(db, seq, e, source, known)
             seq += 1
-    db.execute("PRAGMA optimize")
-    db.close()
+    db.close()  # (its statistics are gathered when the build is done: pipeline._analyze)
 
 
 def _content(

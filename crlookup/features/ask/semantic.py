@@ -59,11 +59,21 @@ def reading(lex: Lexicon, question: Question) -> str:
     return text
 
 
+#: The query vectors kept per open library (a question's is read more than once while it is
+#: answered): the latest, not every question a long-running server was ever asked.
+QUERIES_KEPT = 64
+
+
 def query(lib: Library, text: str):
-    """`text` read as a query: its vector (once per open library)."""
-    return lib.memo(
-        ("ask", "query", text), lambda: lib.memo(("ask", "model"), load_question_model).query(text)
-    )
+    """`text` read as a query: its vector (once per open library, for the latest questions)."""
+    kept_ = lib.memo(("ask", "queries"), dict)
+    found = kept_.get(text)
+    if found is None:
+        found = lib.memo(("ask", "model"), load_question_model).query(text)
+        if len(kept_) >= QUERIES_KEPT:
+            del kept_[next(iter(kept_))]  # the oldest
+        kept_[text] = found
+    return found
 
 
 def similarities(lib: Library, edition: str, text: str):

@@ -1,0 +1,67 @@
+"""`crlookup serve`: the library over HTTP, for bots, sites and many users at once.
+
+    endpoints.py  one endpoint per command: its parameters (the command's options) and its
+                  answer (the command's --json); the OpenAPI schema made from them
+    app.py        the application each worker runs (Starlette): the library in use, errors
+                  as JSON, the pool of slow questions, the rate limit
+    protocol.py   uvicorn's HTTP/1.1 with a deadline and size limits for a request
+
+The server's packages (Starlette, uvicorn with httptools, uvloop) are the `serve` extra:
+`pip install "crlookup[serve]"`; nothing else of crlookup imports them. Chosen by measurement
+(docs/serving.md): Starlette over FastAPI, httptools over h11.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+
+SETTINGS = "CRLOOKUP_SERVE"  # the environment variable that hands the workers their settings
+PACKAGES = ("starlette", "uvicorn", "httptools")
+EXTRA = 'pip install "crlookup[serve]"'
+
+
+def missing() -> list[str]:
+    """The server's packages that are not installed."""
+    return [name for name in PACKAGES if importlib.util.find_spec(name) is None]
+
+
+def run(
+    root: str,
+    host: str,
+    port: int,
+    workers: int = 1,
+    *,
+    ask_limit: int = 1,
+    ask_queue: int = 32,
+    rate_limit: int = 0,
+    read_timeout: float = 10.0,
+    access_log: bool = False,
+) -> None:
+    """Serve the library of home `root` (built, with every edition) until interrupted:
+    `workers` processes, each answering every endpoint (crlookup.ui.serve.app)."""
+    import uvicorn
+
+    os.environ[SETTINGS] = json.dumps(
+        {
+            "root": root,
+            "ask_limit": ask_limit,
+            "ask_queue": ask_queue,
+            "rate_limit": rate_limit,
+            "read_timeout": read_timeout,
+        }
+    )
+    uvicorn.run(
+        "crlookup.ui.serve.app:create",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        http="crlookup.ui.serve.protocol:Protocol",
+        loop="auto",  # uvloop where it is installed (not on Windows)
+        access_log=access_log,
+        proxy_headers=True,  # the client's address from a proxy on this machine (rate limit)
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )

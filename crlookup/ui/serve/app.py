@@ -1,0 +1,379 @@
+"""The server's application (Starlette), one per worker process: the endpoints answered from
+the library in use, every error as one line of JSON, and the limits that keep one client or
+one slow question from holding up the rest.
+
+    Shelf        the library in use, per thread: when a build makes another current (a
+                 rebuild, an ingest, an update), the next request is answered from it
+    Guard        the request as a whole: a path and query of UTF-8 without control
+                 characters, GET or HEAD, and the rate limit (off unless set)
+    create()     the application uvicorn runs (its settings from CRLOOKUP_SERVE)
+
+Lookups are answered on the worker's event loop (a few milliseconds each); questions, diffs
+and histories (the slow commands) in a pool of `ask_limit` threads, at most `ask_queue` of
+them waiting, each thread with a library of its own (SQLite connections are not shared
+between threads). The library is opened read-only and never built here: `crlookup serve`
+builds it, if it must, before the workers start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from crlookup import api
+from crlookup.core.errors import (
+    BAD_INPUT,
+    NOT_FOUND,
+    ArgumentError,
+    Busy,
+    CrlookupError,
+    EditionsPending,
+    LibraryDamaged,
+    LibraryError,
+)
+from crlookup.core.i18n import _
+from crlookup.library import home
+from crlookup.library.database import SCHEMA, open_db
+from crlookup.ui.failure import TOO_LONG, Failed, failed
+from crlookup.ui.serve import SETTINGS
+from crlookup.ui.serve.endpoints import ENDPOINTS, Endpoint, openapi
+from crlookup.version import __version__
+
+log = logging.getLogger("crlookup.serve")
+
+
+class Settings(NamedTuple):
+    """How a worker serves: the library home, how many slow commands run at once (and wait),
+    the rate limit per client (requests a minute; 0: none) and the seconds a request may take
+    to arrive (crlookup.ui.serve.protocol)."""
+
+    root: str
+    ask_limit: int = 1
+    ask_queue: int = 32
+    rate_limit: int = 0
+    read_timeout: float = 10.0
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        given = json.loads(os.environ.get(SETTINGS) or "{}")
+        if "root" not in given:
+            from crlookup.core import paths
+
+            given["root"] = paths.home()
+        return cls(**given)
+
+
+class Refusal(NamedTuple):
+    """A request answered with an error: the HTTP `status`, what the command line says (its
+    one line, exit code and suggestions) and the headers ("Retry-After")."""
+
+    status: int
+    told: Failed
+    headers: dict[str, str] | None = None
+
+    def response(self) -> Response:
+        return body(self.told.to_dict(), self.status, self.headers)
+
+
+def body(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """`data` as the command line prints it with --json (the same bytes)."""
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return Response(text, status, headers, media_type="application/json")
+
+
+def refusal(e: CrlookupError) -> Refusal:
+    """How the server answers what a command refuses: not found 404, bad input 400 (414: an
+    argument too long); 503 for what the library lacks for now or cannot read, and a server
+    too busy, with when to try again."""
+    if isinstance(e, ArgumentError) and e.kind == TOO_LONG:
+        return Refusal(414, failed(e))
+    if isinstance(e, Busy):
+        return Refusal(503, failed(e), {"Retry-After": "1"})
+    if isinstance(e, (EditionsPending, LibraryError)):
+        return Refusal(503, failed(e), {"Retry-After": "30"})
+    return Refusal(404 if e.exit_code == NOT_FOUND else 400, failed(e))
+
+
+# ------------------------------------------------------------------ the library in use
+
+
+class Shelf:
+    """The library in use: the one `current` names in the home, opened once per thread that
+    answers (SQLite connections stay in their thread). A look at `current` (one stat) before
+    each request sees a build switch to another; a library built by another crlookup (a
+    newer one, installed since the server started) is not taken: it needs a restart."""
+
+    def __init__(self, root: str):
+        self.root = root
+        self.pointer = os.path.join(root, "current")
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._seen: tuple | None = None
+        self.path = home.current(root)
+        if self.path is None:
+            raise LibraryError(
+                _("no library in {home}: `crlookup serve` builds it before it serves").format(
+                    home=root
+                )
+            )
+
+    def look(self) -> str:
+        """The path of the library in use now (a stat of `current`, unless it changed)."""
+        try:
+            st = os.stat(self.pointer)
+            seen: tuple | None = (st.st_ino, st.st_mtime_ns, st.st_size)
+        except OSError:
+            seen = None
+        if seen != self._seen:
+            with self._lock:
+                found = home.current(self.root)
+                if found is not None and found != self.path and self._compatible(found):
+                    log.info("switching to %s", found)
+                    self.path = found
+                self._seen = seen
+        assert self.path is not None
+        return self.path
+
+    @staticmethod
+    def _compatible(path: str) -> bool:
+        try:
+            with contextlib.closing(open_db(path)) as db:
+                row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+            stamp = json.loads(row[0]) if row else {}
+        except (sqlite3.Error, ValueError, OSError):
+            return False  # (a build is not made current before it is complete: damaged)
+        if stamp.get("version") == __version__ and stamp.get("schema") == SCHEMA:
+            return True
+        log.warning(
+            "%s was built by crlookup %s: restart the server to use it", path, stamp.get("version")
+        )
+        return False
+
+    def library(self) -> api.Library:
+        """This thread's library, the one in use (opened, and the last closed, if it changed)."""
+        path = self.look()
+        lib = getattr(self._local, "library", None)
+        if lib is None or lib.path != path:
+            new = api.Library(path, open_db(path), self.root, heals=False)
+            new.waits = False  # never a build at request time: what is missing is said
+            if lib is not None:
+                lib.close()
+            self._local.library = lib = new
+        return lib
+
+
+# ------------------------------------------------------------------ answering
+
+
+def answered(shelf: Shelf, endpoint: Endpoint, values: dict) -> tuple[Any, str]:
+    """The JSON of `endpoint` for `values`, and the library that answered. A library that
+    fails to be read (a file gone, damage) while a build made another current is left for
+    that one, and the command run again there; what a command refuses is a CrlookupError."""
+    lib = shelf.library()
+    try:
+        return endpoint.answer(lib, **values), lib.path
+    except (LibraryError, OSError, sqlite3.Error) as e:
+        if shelf.look() == lib.path:  # the library in use is damaged: said, never rebuilt here
+            if isinstance(e, CrlookupError):
+                raise
+            log.error("%s could not be read: %s", lib.path, e)
+            raise LibraryDamaged(os.path.basename(lib.path), lib.path, str(e)) from None
+    lib = shelf.library()  # (its files were removed after a build switched to another)
+    return endpoint.answer(lib, **values), lib.path
+
+
+class Slow:
+    """The pool the slow commands (ask, diff, history) run in: `limit` at once, at most
+    `queue` waiting; beyond, 503 and Retry-After (the lookups are not held up by them)."""
+
+    def __init__(self, limit: int, queue: int):
+        self.pool = ThreadPoolExecutor(max(1, limit), thread_name_prefix="crlookup-slow")
+        self.limit, self.queue = max(1, limit), max(0, queue)
+        self.waiting = 0
+
+    async def run(self, work: Callable[[], Any]) -> Any:
+        if self.waiting >= self.limit + self.queue:
+            raise Busy(_("too many questions at once: try again in a moment"))
+        self.waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, work)
+        finally:
+            self.waiting -= 1
+
+
+def _handler(endpoint: Endpoint, shelf: Shelf, slow: Slow):
+    async def handle(request: Request) -> Response:
+        try:
+            query = urllib.parse.parse_qsl(  # (UTF-8: the guard let it in)
+                request.scope["query_string"].decode("utf-8"), keep_blank_values=True
+            )
+            values = endpoint.read(request.path_params, query)
+            if endpoint.slow:
+                data, path = await slow.run(lambda: answered(shelf, endpoint, values))
+            else:
+                data, path = answered(shelf, endpoint, values)
+        except CrlookupError as e:
+            return refusal(e).response()
+        return body(data, headers={"X-Crlookup-Library": os.path.basename(path)})
+
+    return handle
+
+
+# ------------------------------------------------------------------ the request as a whole
+
+
+class Guard:
+    """What every request must be before an endpoint reads it: GET or HEAD, a path and query
+    that are UTF-8 (percent-escapes of bytes that are no character: 400) without control
+    characters; and, if set, at most `rate` requests a minute from one client address (each
+    worker counts its own: behind N workers a client gets about N times as many)."""
+
+    def __init__(self, app, rate: int = 0):
+        self.app = app
+        self.rate = rate
+        self.buckets: dict[str, tuple[float, float]] = {}  # client: (tokens, when)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        refused = self._check(scope)
+        if refused is not None:
+            return await refused.response()(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+    def _check(self, scope) -> Refusal | None:
+        if scope["method"] not in ("GET", "HEAD"):
+            told = Failed(
+                _("{method}: the server answers GET requests only").format(method=scope["method"]),
+                BAD_INPUT,
+                [],
+            )
+            return Refusal(405, told, {"Allow": "GET, HEAD"})
+        raw = scope.get("raw_path") or scope["path"].encode()
+        try:
+            path = urllib.parse.unquote_to_bytes(raw).decode("utf-8")
+            query = urllib.parse.unquote_to_bytes(scope["query_string"].replace(b"+", b" ")).decode(
+                "utf-8"
+            )
+        except UnicodeDecodeError:
+            return Refusal(400, Failed(_("the request is not UTF-8: {target}").format(
+                target=ascii(raw[:60])), BAD_INPUT, []))  # fmt: skip
+        if any(ord(c) < 32 or ord(c) == 127 for c in path + query):
+            told = Failed(
+                _("the request has control characters: {target}").format(
+                    target=ascii((path + "?" + query)[:60])
+                ),
+                BAD_INPUT,
+                [],
+            )
+            return Refusal(400, told)
+        if (
+            self.rate
+            and scope["path"] != "/healthz"  # (a proxy's health checks are not a client's)
+            and not self._allowed((scope.get("client") or ("?",))[0])
+        ):
+            told = Failed(
+                _("more than {count} requests a minute: try again in a moment").format(
+                    count=self.rate
+                ),
+                NOT_FOUND,
+                [],
+            )
+            return Refusal(429, told, {"Retry-After": str(max(1, round(60 / self.rate)))})
+        return None
+
+    def _allowed(self, client: str) -> bool:
+        """A token bucket per client: `rate` a minute, as many at once."""
+        now = time.monotonic()
+        tokens, when = self.buckets.get(client, (float(self.rate), now))
+        tokens = min(float(self.rate), tokens + (now - when) * self.rate / 60)
+        if len(self.buckets) > 100_000:  # (forgotten: the full ones, first)
+            self.buckets = {c: b for c, b in self.buckets.items() if b[0] < self.rate}
+        if tokens < 1:
+            self.buckets[client] = (tokens, now)
+            return False
+        self.buckets[client] = (tokens - 1, now)
+        return True
+
+
+# ------------------------------------------------------------------ the application
+
+
+def create(settings: Settings | None = None) -> Guard:
+    """The application one worker serves (uvicorn's factory)."""
+    settings = settings or Settings.from_env()
+    shelf = Shelf(settings.root)
+    slow = Slow(settings.ask_limit, settings.ask_queue)
+    schema = openapi(__version__)
+
+    async def healthz(request: Request) -> Response:
+        try:
+            lib = shelf.library()
+            count = len(lib.editions(None))
+        except (CrlookupError, OSError, sqlite3.Error) as e:
+            told = Failed(_("the library could not be read: {reason}").format(reason=e), 1, [])
+            return Refusal(503, told).response()
+        found = {"ok": True, "library": lib.path, "editions": count, "version": __version__}
+        return body(found)
+
+    async def schema_of(request: Request) -> Response:
+        return body(schema)
+
+    async def no_such(request: Request, e: Exception) -> Response:
+        status = e.status_code if isinstance(e, HTTPException) else 500
+        if status == 404:
+            import difflib
+
+            paths = [x.path for x in ENDPOINTS]
+            asked = request.url.path[:80]
+            told = Failed(
+                _("no endpoint {path}; the endpoints: {paths}").format(
+                    path=asked, paths=", ".join(paths)
+                ),
+                NOT_FOUND,
+                difflib.get_close_matches(asked, paths, n=3, cutoff=0),  # the nearest
+            )
+        else:  # (a method other than GET is refused by the guard: 405)
+            told = Failed(str(getattr(e, "detail", "")) or "error", BAD_INPUT, [])
+        return body(told.to_dict(), status)
+
+    async def failure(request: Request, e: Exception) -> Response:  # (uvicorn logs it)
+        told = Failed(_("internal error: {kind}").format(kind=type(e).__name__), NOT_FOUND, [])
+        return body(told.to_dict(), 500)
+
+    def warm() -> None:
+        """The slow thread's library opened and ask's model loaded, before the first question."""
+        with contextlib.suppress(CrlookupError, OSError, sqlite3.Error):
+            shelf.library().ask("Can a creature with defender attack?")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        shelf.library()
+        slow.pool.submit(warm)
+        yield
+        slow.pool.shutdown(wait=False, cancel_futures=True)
+
+    routes = [Route(e.path, _handler(e, shelf, slow), name=e.command) for e in ENDPOINTS]
+    routes += [Route("/healthz", healthz), Route("/openapi.json", schema_of)]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: no_such, Exception: failure},
+        lifespan=lifespan,
+    )
+    return Guard(app, settings.rate_limit)

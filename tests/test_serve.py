@@ -1,0 +1,415 @@
+"""`crlookup serve` (crlookup.ui.serve): the real server on 127.0.0.1, in a process of its own,
+answering as the commands answer with --json, refusing hostile input with one line of JSON,
+and taking up a rebuild without a failed request."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+CRLOOKUP = str(Path(sys.executable).with_name("crlookup"))  # the installed command
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`crlookup serve` started in a process of its own; stopped by `stop`."""
+
+    def __init__(self, home: Path, *options: str):
+        self.port = free_port()
+        self.log = home.parent / f"serve-{self.port}.log"
+        env = dict(os.environ, CRLOOKUP_HOME=str(home), PYTHONUNBUFFERED="1")
+        with open(self.log, "wb") as log:
+            self.process = subprocess.Popen(
+                [CRLOOKUP, "serve", "--port", str(self.port), *options],
+                env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(home.parent),
+            )  # fmt: skip
+        deadline = time.monotonic() + 120
+        while True:
+            with contextlib.suppress(OSError):
+                if self.get("/healthz")[0] == 200:
+                    break
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                pytest.fail(f"the server did not start: {self.log.read_text()[-2000:]}")
+            time.sleep(0.1)
+
+    def get(self, path: str, timeout: float = 60) -> tuple[int, bytes, dict]:
+        url = f"http://127.0.0.1:{self.port}{path}"
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as r:
+                return r.status, r.read(), dict(r.headers)
+        except urllib.error.HTTPError as e:
+            return e.code, e.read(), dict(e.headers)
+
+    def raw(self, data: bytes, wait: float = 10) -> bytes:
+        """What the server answers to these bytes, sent as they are."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=wait) as s:
+            s.sendall(data)
+            out = b""
+            with contextlib.suppress(TimeoutError, ConnectionResetError):
+                while chunk := s.recv(65536):
+                    out += chunk
+        return out
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture(scope="module")
+def server(built_home):
+    found = Server(built_home, "--read-timeout", "1")
+    yield found
+    found.stop()
+    assert "Traceback" not in found.log.read_text(), found.log.read_text()[-3000:]
+
+
+def error_of(status_body) -> dict:
+    """The one-line JSON error of an answer."""
+    _status, data, _headers = status_body
+    found = json.loads(data)
+    assert set(found) == {"error", "code", "suggestions"}, found
+    assert "\n" not in found["error"] and "Traceback" not in found["error"]
+    return found
+
+
+# ------------------------------------------------------------------ as the commands answer
+
+SAME_AS_COMMANDS = [
+    ("/v1/rule/702.19b", ["rule", "702.19b"]),
+    ("/v1/rule/IPG%202.1", ["rule", "IPG 2.1"]),
+    ("/v1/rule/702.19?parallel=en,ru", ["rule", "702.19", "--parallel", "en,ru"]),
+    ("/v1/rule/702.19b?cite=true", ["rule", "702.19b", "--cite"]),
+    ("/v1/rule/100.1?edition=en-2009-07-11", ["rule", "100.1", "--edition", "en-2009-07-11"]),
+    ("/v1/search?q=deathtuch&limit=3", ["search", "deathtuch", "--limit", "3"]),
+    ("/v1/search?q=%E6%AD%BB%E8%A7%A6&limit=2", ["search", "死触", "--limit", "2"]),
+    ("/v1/search?q=flying+reach&cards", ["search", "flying reach", "--cards"]),
+    ("/v1/search?q=missed+trigger&doc=ipg", ["search", "missed trigger", "--doc", "ipg"]),
+    ("/v1/define/lethal%20damage", ["define", "lethal", "damage"]),
+    ("/v1/refs/702.19?depth=2", ["refs", "702.19", "--depth", "2"]),
+    (
+        "/v1/diff?old=en-2025-11-14&new=en-2026-08-07&section=702",
+        ["diff", "en-2025-11-14", "en-2026-08-07", "--section", "702"],
+    ),
+    (
+        "/v1/diff?old=en-2025-11-14&new=en-2026-08-07&summary=1",
+        ["diff", "en-2025-11-14", "en-2026-08-07", "--summary"],
+    ),
+    ("/v1/history/702.19b", ["history", "702.19b"]),
+    ("/v1/card?name=giant%20spidr", ["card", "giant spidr"]),
+    ("/v1/card?name=Stomp", ["card", "Stomp"]),
+    (
+        "/v1/ask?q=Can%20I%20sacrifice%20a%20creature%20that%20is%20blocking%3F&limit=3",
+        ["ask", "Can I sacrifice a creature that is blocking?", "--limit", "3"],
+    ),
+    ("/v1/editions", ["editions"]),
+]
+
+
+@pytest.mark.parametrize(("path", "command"), SAME_AS_COMMANDS)
+def test_an_endpoint_answers_what_its_command_prints_with_json(server, path, command):
+    status, data, headers = server.get(path)
+    assert status == 200, data
+    assert headers["content-type"].startswith("application/json")
+    assert data.decode("utf-8") == run(*command, "--json").output  # the same bytes
+    assert headers["x-crlookup-library"].startswith("library-")
+
+
+def test_a_search_without_hits_is_answered_as_the_command_prints_it(server):
+    status, data, _ = server.get("/v1/search?q=xyzzyqx")
+    assert status == 200 and json.loads(data)["hits"] == []
+    assert data.decode() == run("search", "xyzzyqx", "--json", code=1).output
+
+
+def test_not_found_is_404_with_the_commands_error_and_the_nearest(server):
+    answer = server.get("/v1/rule/702.999")
+    assert answer[0] == 404
+    assert answer[1].decode() == run("rule", "702.999", "--json", code=1).output
+    found = error_of(answer)
+    assert found["code"] == 1 and found["suggestions"] and "nearest" in found["error"]
+    assert error_of(server.get("/v1/card?name=qqqqzzzz"))["code"] == 1
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "says"),
+    [
+        ("/v1/search?q=x&limit=abc", 400, "limit"),
+        ("/v1/search?q=x&limit=501", 400, "limit"),
+        ("/v1/search?q=x&colour=red", 400, "no parameter 'colour'"),
+        ("/v1/search?q=x&q=y", 400, "twice"),
+        ("/v1/search", 400, "expected q"),
+        ("/v1/search?q=", 400, "empty"),
+        ("/v1/search?q=x&doc=cards", 400, "doc"),
+        ("/v1/search?q=x&rulings=1", 400, "--rulings"),
+        ("/v1/rule/702.19?parallel=en", 400, "two languages"),
+        ("/v1/rule/not-a-number", 400, "not a rule number"),
+        ("/v1/ask?q=" + "word%20" * 300, 400, "ask:"),
+        ("/v1/diff?old=en-2025-11-14", 400, "expected new"),
+        ("/v1/search?q=" + "a" * 2001, 414, "2000"),
+        ("/v1/rule/702.19?edition=../../../etc/passwd", 404, "no edition"),
+        ("/v1/rule/702.19?edition=%2Fetc%2Fpasswd", 404, "no edition"),
+        ("/v1/rule/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd", 404, "no endpoint"),
+        ("/v1/rule/a%00b", 400, "control characters"),
+        ("/v1/search?q=a%1B%5B31mred", 400, "control characters"),
+        ("/v1/search?q=%FF%FE", 400, "not UTF-8"),
+        ("/v1/rule/%C3%28", 400, "not UTF-8"),
+        ("/v2/rule/702.19", 404, "no endpoint"),
+        ("/", 404, "no endpoint"),
+    ],
+)
+def test_bad_input_is_a_4xx_with_one_line_of_json(server, path, status, says):
+    answer = server.get(path)
+    assert answer[0] == status, answer[1]
+    found = error_of(answer)
+    assert says in found["error"]
+    assert found["code"] == (1 if status == 404 else 2)
+
+
+def test_only_get_is_answered(server):
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}/v1/rule/702.19", data=b"x" * 100_000, method="POST"
+    )
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(request, timeout=30)
+    assert e.value.code == 405 and e.value.headers["allow"] == "GET, HEAD"
+    assert "GET" in json.loads(e.value.read())["error"]
+
+
+def _status_and_error(answer: bytes) -> tuple[int, dict]:
+    head, _sep, data = answer.partition(b"\r\n\r\n")
+    found = json.loads(data)
+    assert set(found) == {"error", "code", "suggestions"} and "\n" not in found["error"]
+    return int(head.split()[1]), found
+
+
+def test_hostile_requests_are_refused_in_one_line_and_the_server_keeps_serving(server):
+    megabyte = b"GET /v1/search?q=" + b"a" * 1_000_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert _status_and_error(server.raw(megabyte))[0] == 414
+    headers = b"".join(b"X-%d: %s\r\n" % (i, b"v" * 1000) for i in range(100))
+    big_head = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + headers + b"\r\n"
+    assert _status_and_error(server.raw(big_head))[0] == 431
+    assert _status_and_error(server.raw(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"))[0] == 400
+    raw_bytes = "GET /v1/rule/702.19é HTTP/1.1\r\nHost: x\r\n\r\n".encode("latin-1")
+    assert _status_and_error(server.raw(raw_bytes))[0] == 400
+    assert server.get("/healthz")[0] == 200
+
+
+def test_a_slow_client_is_answered_408_and_holds_nothing(server):
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as slow:
+        slow.sendall(b"GET /v1/rule/702.19 HTTP/1.1\r\nHo")  # and then nothing (a slow loris)
+        assert server.get("/v1/rule/702.19")[0] == 200  # meanwhile, others are answered
+        answer = b""
+        while chunk := slow.recv(65536):
+            answer += chunk
+    assert _status_and_error(answer)[0] == 408
+    assert time.monotonic() - started < 8  # (--read-timeout 1 here)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as idle:
+        assert _status_and_error(idle.recv(65536))[0] == 408  # connected, and nothing sent
+
+
+def test_closed_connections_leave_the_server_serving(server):
+    for path in ("/v1/ask?q=Can%20a%20creature%20with%20defender%20attack%3F", "/v1/history/702.2"):
+        with socket.create_connection(("127.0.0.1", server.port)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        # closed before the answer: the server answers the next ones all the same
+    s = socket.create_connection(("127.0.0.1", server.port))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    s.sendall(b"GET /v1/editions HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.close()  # reset, not closed
+    assert server.get("/v1/rule/702.19")[0] == 200
+    assert server.get("/v1/ask?q=Can%20a%20creature%20with%20defender%20attack%3F")[0] == 200
+
+
+def test_a_lookup_is_not_held_up_by_a_slow_command(server):
+    done: dict[str, float] = {}
+
+    def fetch(name: str, path: str) -> None:
+        assert server.get(path)[0] == 200
+        done[name] = time.monotonic()
+
+    slow = threading.Thread(
+        target=fetch, args=("diff", "/v1/diff?old=en-2003-03-15&new=en-2026-08-07")
+    )
+    slow.start()
+    time.sleep(0.2)  # the diff under way (it takes seconds)
+    fetch("rule", "/v1/rule/702.19b")
+    slow.join()
+    assert done["rule"] < done["diff"]
+
+
+def test_health_and_schema(server, built_home):
+    status, data, _ = server.get("/healthz")
+    health = json.loads(data)
+    assert status == 200 and health["ok"] and health["editions"] > 120
+    assert os.path.dirname(health["library"]) == str(built_home)
+    schema = json.loads(server.get("/openapi.json")[1])
+    assert schema["openapi"].startswith("3.")
+    paths = schema["paths"]
+    for endpoint in ("rule/{number}", "search", "define/{term}", "refs/{number}", "diff",
+                     "history/{number}", "card", "ask", "editions"):  # fmt: skip
+        assert f"/v1/{endpoint}" in paths, endpoint
+    search = {p["name"]: p for p in paths["/v1/search"]["get"]["parameters"]}
+    assert search["q"]["required"] and search["q"]["schema"]["maxLength"] == 2000
+    assert search["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 500,
+                                         "default": 10}  # fmt: skip
+    assert search["doc"]["schema"]["enum"] == ["cr", "mtr", "ipg", "jar", "all"]
+    assert "as_json" not in search and "pager" not in search  # how the CLI shows: not here
+    assert paths["/v1/rule/{number}"]["get"]["responses"]["404"]["content"]
+
+
+def test_serve_says_how_to_install_what_it_lacks(monkeypatch):
+    from crlookup.ui import serve
+
+    monkeypatch.setattr(serve, "missing", lambda: ["starlette", "uvicorn"])
+    found = run("serve", code=1)
+    assert 'pip install "crlookup[serve]"' in found.error and "starlette" in found.error
+
+
+def test_serve_on_a_port_in_use_is_one_line(server):
+    found = run("serve", "--port", str(server.port), code=2)
+    assert "Traceback" not in found.error and str(server.port) in found.error
+
+
+# ------------------------------------------------------------------ a rebuild, and the limits
+
+
+def test_a_rebuild_is_taken_up_without_a_failed_request(small_data, tmp_path):
+    home = tmp_path / "home"
+    run("rule", "702.2")  # the small library built
+    server = Server(home, "--rate-limit", "0")
+    failures: list[str] = []
+    libraries: set[str] = set()
+    stop = threading.Event()
+
+    def hammer() -> None:
+        while not stop.is_set():
+            status, data, headers = server.get("/v1/rule/702.2")
+            if status != 200:
+                failures.append(f"{status} {data[:200]!r}")
+            else:
+                libraries.add(headers["x-crlookup-library"])
+
+    try:
+        before = json.loads(server.get("/healthz")[1])["library"]
+        clients = [threading.Thread(target=hammer) for _ in range(4)]
+        for c in clients:
+            c.start()
+        for _ in range(2):  # twice: the library the server opened first is removed by then
+            rebuilt = subprocess.run(
+                [CRLOOKUP, "rebuild"],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            assert rebuilt.returncode == 0, rebuilt.stderr
+            time.sleep(0.5)
+        stop.set()
+        for c in clients:
+            c.join()
+        after = json.loads(server.get("/healthz")[1])["library"]
+    finally:
+        stop.set()
+        server.stop()
+    assert failures == []
+    assert after != before and not os.path.exists(before)  # answered from the newest
+    assert len(libraries) >= 2
+
+
+def test_a_rate_limit_answers_429_with_when_to_try_again(small_data, tmp_path):
+    run("rule", "702.2")
+    server = Server(tmp_path / "home", "--rate-limit", "5")
+    try:
+        statuses = [server.get("/v1/rule/702.2") for _ in range(8)]
+    finally:
+        server.stop()
+    assert [s for s, _, _ in statuses[:5]] == [200] * 5
+    status, _data, headers = statuses[-1]
+    assert status == 429 and int(headers["retry-after"]) >= 1
+    assert "requests a minute" in error_of(statuses[-1])["error"]
+
+
+def test_slow_commands_wait_their_turn_and_beyond_the_queue_are_refused():
+    from crlookup.core.errors import Busy
+    from crlookup.ui.serve.app import Slow, refusal
+
+    slow = Slow(limit=1, queue=1)
+    release = threading.Event()
+
+    async def main():
+        first = asyncio.ensure_future(slow.run(release.wait))
+        second = asyncio.ensure_future(slow.run(lambda: "second"))
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy) as busy:
+            await slow.run(lambda: "third")
+        release.set()
+        return await first, await second, busy.value
+
+    first, second, busy = asyncio.run(main())
+    assert (first, second) == (True, "second")
+    refused = refusal(busy)
+    assert refused.status == 503 and refused.headers == {"Retry-After": "1"}
+
+
+# ------------------------------------------------------------------ any input, read
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=200), st.binary(max_size=200))
+def test_the_guard_reads_any_bytes_without_failing(path, query):
+    from crlookup.ui.serve.app import Guard
+
+    scope = {"type": "http", "method": "GET", "raw_path": b"/" + path, "path": "/",
+             "query_string": query, "client": ("127.0.0.1", 1)}  # fmt: skip
+    refused = Guard(None)._check(scope)
+    if refused is None:  # let in: UTF-8 without control characters, escapes and all
+        text = urllib.parse.unquote_to_bytes(b"/" + path).decode("utf-8")
+        assert not any(ord(c) < 32 for c in text)
+    else:
+        assert refused.status == 400 and "\n" not in refused.told.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q", "limit", "doc", "cards", "x", ""]), st.text())))
+def test_an_endpoint_reads_any_query_as_values_or_bad_input(query):
+    from crlookup.core.errors import BadInput
+    from crlookup.ui.serve.endpoints import ENDPOINTS
+
+    search = next(e for e in ENDPOINTS if e.command == "search")
+    try:
+        values = search.read({}, query)
+    except BadInput as e:
+        assert "\n" not in str(e)
+    else:
+        assert 1 <= values["limit"] <= 500 and values["document"] in {
+            "cr",
+            "mtr",
+            "ipg",
+            "jar",
+            "all",
+        }
+        assert isinstance(values["in_cards"], bool) and values["words"].strip()
