@@ -24,7 +24,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
-CRLOOKUP = str(Path(sys.executable).with_name("crlookup"))  # the installed command
+# `crlookup` as a process of its own, of the crlookup under test (the tests' own folder first on
+# its path, as in the test process): an installed one would read its own copy of the shipped
+# data, find the shared library's sources changed and rebuild it under the other tests
+CRLOOKUP = [sys.executable, "-c", "from crlookup.ui.cli import main; main()"]
 
 
 def free_port() -> int:
@@ -42,8 +45,8 @@ class Server:
         env = dict(os.environ, CRLOOKUP_HOME=str(home), PYTHONUNBUFFERED="1")
         with open(self.log, "wb") as log:
             self.process = subprocess.Popen(
-                [CRLOOKUP, "serve", "--port", str(self.port), *options],
-                env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(home.parent),
+                [*CRLOOKUP, "serve", "--port", str(self.port), *options],
+                env=env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         deadline = time.monotonic() + 120
         while True:
@@ -84,7 +87,10 @@ class Server:
 
 @pytest.fixture(scope="module")
 def server(built_home):
+    current = (built_home / "current").read_text()
     found = Server(built_home, "--read-timeout", "1")
+    # the shared library as it was: the server read it, it did not build another
+    assert (built_home / "current").read_text() == current
     yield found
     found.stop()
     assert "Traceback" not in found.log.read_text(), found.log.read_text()[-3000:]
@@ -323,7 +329,7 @@ def test_a_rebuild_is_taken_up_without_a_failed_request(small_data, tmp_path):
             c.start()
         for _ in range(2):  # twice: the library the server opened first is removed by then
             rebuilt = subprocess.run(
-                [CRLOOKUP, "rebuild"],
+                [*CRLOOKUP, "rebuild"],
                 capture_output=True, text=True, check=False,
             )  # fmt: skip
             assert rebuilt.returncode == 0, rebuilt.stderr
