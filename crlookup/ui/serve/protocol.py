@@ -1,7 +1,8 @@
 """The server's HTTP/1.1: uvicorn's own (httptools), with the limits a server facing the open
 internet needs and uvicorn lacks, each refused with one line of JSON, the connection closed:
 
-    408  a request that does not arrive in time (`--read-timeout`: a slow client holds nothing)
+    408  a request begun but not whole in time (`--read-timeout`): a slow client holds nothing
+         (a connection idle that long, no request begun, is closed, as uvicorn's keep-alive)
     414  a request line (path and query) of more than MAX_TARGET bytes (a 1 MB query)
     431  headers of more than MAX_HEAD bytes
     400  bytes that are not HTTP/1.1 (uvicorn's own answer there is plain text)
@@ -33,6 +34,7 @@ class Protocol(HttpToolsProtocol):
 
     _deadline = None
     _head = 0
+    _begun = False  # bytes of a request have arrived, and it has not been answered
     read_s = 10.0  # seconds to receive a request's line and headers, from the connection or the
     # last answer: the settings' read_timeout (`crlookup serve --read-timeout`), set below
 
@@ -55,6 +57,9 @@ class Protocol(HttpToolsProtocol):
 
     def _too_slow(self) -> None:
         self._deadline = None
+        if not self._begun:  # idle: closed without a word, as a keep-alive connection is
+            self.transport.close()
+            return
         self._refuse(
             408,
             _("the request did not arrive within {seconds:g} seconds").format(seconds=self.read_s),
@@ -63,6 +68,7 @@ class Protocol(HttpToolsProtocol):
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._head = 0
+        self._begun = True
 
     def on_url(self, url: bytes) -> None:
         super().on_url(url)
@@ -83,6 +89,7 @@ class Protocol(HttpToolsProtocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._begun = False
         if not self.transport.is_closing() and not self.pipeline:
             self._arm()  # for the next request on this connection
 
