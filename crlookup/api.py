@@ -281,6 +281,19 @@ class Library(reader.Library):
             return Route("card", _("a card's name"))
         return Route("search", _("words"))
 
+    def card_instead(self, found: Search, query: str) -> bool:
+        """Whether `crlookup <words>` shows a card rather than the search `found` for `query`:
+        no hit has every word, and the words name a card, spelt as loosely as `card` allows."""
+        from crlookup.core.errors import CardQueryError, CardsUnavailable
+
+        if found.results.complete:
+            return False
+        try:
+            named = self.cards().find(query)
+        except (CardQueryError, CardsUnavailable):
+            return False
+        return named.card is not None or named.how == "ambiguous"
+
     def _card_named(self, text: str) -> str | None:
         """The card `text` names exactly (its name, or a face's), if any."""
         from crlookup.core.errors import CardQueryError, CardsUnavailable

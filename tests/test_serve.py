@@ -147,6 +147,33 @@ def test_an_endpoint_answers_what_its_command_prints_with_json(server, path, com
     assert headers["x-crlookup-library"].startswith("library-")
 
 
+@pytest.mark.parametrize(
+    ("typed", "command"),
+    [
+        ("702.19b", "rule"),
+        ("cr 702.19", "rule"),
+        ("IPG 2.1", "rule"),
+        ("lethal damage", "define"),
+        ("Giant Spider", "card"),
+        ("Stomp", "card"),
+        ("deathtouch trample", "search"),
+        ("teferi hero", "card"),  # words no rule has, naming a card loosely
+        ("Can a creature with defender attack?", "ask"),
+    ],
+)
+def test_lookup_answers_whatever_was_typed_as_crlookup_anything(server, typed, command):
+    status, data, headers = server.get("/v1/lookup?q=" + urllib.parse.quote(typed))
+    assert status == 200 and headers["x-crlookup-command"] == command
+    assert data.decode() == run(*typed.split(), "--json").output
+
+
+def test_lookup_with_an_edition_and_without_words(server):
+    status, data, _ = server.get("/v1/lookup?q=100.1&edition=en-2009-07-11")
+    assert status == 200 and json.loads(data)["edition"] == "en-2009-07-11"
+    assert error_of(server.get("/v1/lookup?q=%20"))["code"] == 2
+    assert error_of(server.get("/v1/lookup?q=702.19&limit=3"))["error"].startswith("lookup:")
+
+
 def test_a_search_without_hits_is_answered_as_the_command_prints_it(server):
     status, data, _ = server.get("/v1/search?q=xyzzyqx")
     assert status == 200 and json.loads(data)["hits"] == []
@@ -286,7 +313,7 @@ def test_health_and_schema(server, built_home):
     assert schema["openapi"].startswith("3.")
     paths = schema["paths"]
     for endpoint in ("rule/{number}", "search", "define/{term}", "refs/{number}", "diff",
-                     "history/{number}", "card", "ask", "editions"):  # fmt: skip
+                     "history/{number}", "card", "ask", "editions", "lookup"):  # fmt: skip
         assert f"/v1/{endpoint}" in paths, endpoint
     search = {p["name"]: p for p in paths["/v1/search"]["get"]["parameters"]}
     assert search["q"]["required"] and search["q"]["schema"]["maxLength"] == 2000

@@ -21,7 +21,6 @@ from crlookup.core.errors import (
     NOT_FOUND,
     ArgumentError,
     CardQueryError,
-    CardsUnavailable,
     CrlookupError,
     NotFound,
     QuestionError,
@@ -583,7 +582,7 @@ def search(
         parallel=other_lang,
         document=document,
     )
-    if not found.results.complete and or_card and _a_card(lib, query):  # no hit has every word
+    if or_card and lib.card_instead(found, query):  # no hit has every word: a card's name?
         if not as_json:
             click.echo(_("crlookup: no rule has these words; a card's name?"), err=True)
         return ctx.invoke(card, words=words, as_json=as_json, pager=pager)
@@ -595,15 +594,6 @@ def search(
         show(render.SearchView(found), pager)
     if not found.hits:
         raise Failure(_("no results for {query!r}").format(query=_short(query)), NOT_FOUND)
-
-
-def _a_card(lib, query: str) -> bool:
-    """Whether `query` names a card, spelt as loosely as `card` allows."""
-    try:
-        found = lib.cards().find(query)
-    except (CardQueryError, CardsUnavailable):
-        return False
-    return found.card is not None or found.how == "ambiguous"
 
 
 def _search_cards(query: str, limit: int, as_json: bool, pager: bool, rulings: bool) -> None:

@@ -299,3 +299,10 @@ HISTORY = _options(
         "--all", "every", is_flag=True, help=N_("List every edition, the unchanged ones too.")
     ),
 )
+
+# The server's /v1/lookup, what `crlookup <anything>` takes (the command line reads the words and
+# the options of the command they go to itself): the words, and the edition to look in.
+LOOKUP = _options(
+    click.argument("words", nargs=-1, required=True),
+    edition_option(N_("Edition to look in (default: the newest of the words' language).")),
+)

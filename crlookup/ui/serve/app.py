@@ -52,7 +52,7 @@ from crlookup.library import home
 from crlookup.library.database import SCHEMA, open_db
 from crlookup.ui.failure import TOO_LONG, Failed, failed
 from crlookup.ui.serve import SETTINGS
-from crlookup.ui.serve.endpoints import ENDPOINTS, Endpoint, openapi
+from crlookup.ui.serve.endpoints import ENDPOINTS, LOOKUP, Endpoint, openapi, routed
 from crlookup.version import __version__
 
 log = logging.getLogger("crlookup.serve")
@@ -219,18 +219,25 @@ class Slow:
 
 def _handler(endpoint: Endpoint, shelf: Shelf, slow: Slow):
     async def handle(request: Request) -> Response:
+        target = endpoint
         try:
             query = urllib.parse.parse_qsl(  # (UTF-8: the guard let it in)
                 request.scope["query_string"].decode("utf-8"), keep_blank_values=True
             )
             values = endpoint.read(request.path_params, query)
-            if endpoint.slow:
-                data, path = await slow.run(lambda: answered(shelf, endpoint, values))
+            if endpoint is LOOKUP:  # the command it goes to (cheap), then as that one
+                target, values = routed(shelf.library(), **values)
+            if target.slow:
+                data, path = await slow.run(lambda: answered(shelf, target, values))
             else:
-                data, path = answered(shelf, endpoint, values)
+                data, path = answered(shelf, target, values)
         except CrlookupError as e:
             return refusal(e).response()
-        return body(data, headers={"X-Crlookup-Library": os.path.basename(path)})
+        command = target.command
+        if command == "search" and isinstance(data, dict) and "card" in data:
+            command = "card"  # (words no rule has, naming a card loosely)
+        headers = {"X-Crlookup-Library": os.path.basename(path), "X-Crlookup-Command": command}
+        return body(data, headers=headers)
 
     return handle
 
@@ -340,7 +347,7 @@ def create(settings: Settings | None = None) -> Guard:
         if status == 404:
             import difflib
 
-            paths = [x.path for x in ENDPOINTS]
+            paths = [x.path for x in (*ENDPOINTS, LOOKUP)]
             asked = request.url.path[:80]
             told = Failed(
                 _("no endpoint {path}; the endpoints: {paths}").format(
@@ -369,7 +376,7 @@ def create(settings: Settings | None = None) -> Guard:
         yield
         slow.pool.shutdown(wait=False, cancel_futures=True)
 
-    routes = [Route(e.path, _handler(e, shelf, slow), name=e.command) for e in ENDPOINTS]
+    routes = [Route(e.path, _handler(e, shelf, slow), name=e.command) for e in (*ENDPOINTS, LOOKUP)]
     routes += [Route("/healthz", healthz), Route("/openapi.json", schema_of)]
     app = Starlette(
         routes=routes,

@@ -163,6 +163,7 @@ def _search(
     in_cards,
     in_rulings,
     document,
+    or_card=False,
 ):
     query = words.strip()
     options.check_search(
@@ -186,6 +187,8 @@ def _search(
         parallel=other_lang,
         document=document,
     )
+    if or_card and lib.card_instead(found, query):  # (/v1/lookup: no hit has every word)
+        return _card(lib, query, None, None)
     return found.to_dict()
 
 
@@ -316,6 +319,40 @@ ENDPOINTS = (
 )
 
 
+def _lookup(lib: Library, words, edition_id):
+    raise AssertionError("/v1/lookup is answered by the endpoint it goes to (`routed`)")
+
+
+BY_COMMAND = {e.command: e for e in ENDPOINTS}
+LOOKUP = Endpoint(
+    "lookup",
+    "/v1/lookup",
+    N_("Whatever was typed, answered by the command it goes to, as `crlookup <anything>`"),
+    options.LOOKUP,
+    {"words": ("q", "query", N_("A rule number, a question, a term, a card's name or words"))},
+    _lookup,
+)
+
+
+def routed(lib: Library, words: str, edition_id: str | None) -> tuple[Endpoint, dict[str, Any]]:
+    """The endpoint `crlookup <anything>` goes to for `words` (`Library.route`: a number to
+    rule, a question to ask, a term to define, a card's name to card, other words to search,
+    or to the card they name loosely if no hit has them all), and its values."""
+    text = words.strip()
+    target = BY_COMMAND[lib.route(text, edition_id).command]
+    path: dict[str, str] = {}
+    query: list[tuple[str, str]] = [("edition", edition_id)] if edition_id else []
+    for p in _params_of(target):
+        if p.required and p.where == "path":
+            path[p.name] = text
+        elif p.required:
+            query.append((p.name, text))
+    values = target.read(path, query)
+    if target.command == "search":
+        values["or_card"] = True
+    return target, values
+
+
 # ------------------------------------------------------------------ the schema
 
 
@@ -363,7 +400,8 @@ def openapi(version: str) -> dict:
     """The OpenAPI 3.1 description of every endpoint: its parameters (the command's options)
     and its answers (the command's --json, or an error)."""
     paths: dict[str, dict] = {}
-    for e in ENDPOINTS:
+    for e in (*ENDPOINTS, LOOKUP):
+        command = "<anything>" if e is LOOKUP else e.command
         parameters = [
             {
                 "name": p.name,
@@ -379,13 +417,13 @@ def openapi(version: str) -> dict:
                 "operationId": e.command,
                 "summary": _(e.summary),
                 "description": _("The body is what `crlookup {command} --json` prints.").format(
-                    command=e.command
+                    command=command
                 ),
                 "parameters": parameters,
                 "responses": {
                     "200": {
                         "description": _("What `crlookup {command} --json` prints").format(
-                            command=e.command
+                            command=command
                         ),
                         "content": {"application/json": {"schema": {}}},
                     }
