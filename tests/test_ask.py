@@ -1129,3 +1129,27 @@ def test_a_question_is_read_with_one_thread(monkeypatch):
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
     embedding.load_question_model()
     assert os.environ["OMP_NUM_THREADS"] == "2"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Can a creature with defender attack?", "Can my Giant Spider block his Serra Angel?"],
+)
+def test_an_answer_is_the_same_in_every_process(question):
+    """Sets of strings iterate in an order of their own in each process (hash randomisation):
+    the phrases a question has side by side were summed and told in that order, so that "Can a
+    creature with defender attack?" was explained one way in one process and another in the
+    next (found by `crlookup serve`, whose answers are compared with the command's)."""
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", "from crlookup.ui.cli import main; main()", "ask", question]
+    answers = set()
+    for seed in (1, 2, 3, 4, 5, 6):
+        env = dict(os.environ, PYTHONHASHSEED=str(seed))
+        done = subprocess.run(
+            [*command, "--json"], env=env, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        answers.add(done.stdout)
+    assert len(answers) == 1

@@ -116,7 +116,11 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
             if lex.numbers[i][:1] in "89":
                 scores[i] *= VARIANT
     stems = [w.stem for w in question.words if not w.said and not w.card]
-    pairs = {(a, b) for a, b in itertools.pairwise(stems) if a != b and a in idf and b in idf}
+    pairs = list(  # in the question's order: the same sums and reasons in every process
+        dict.fromkeys(
+            (a, b) for a, b in itertools.pairwise(stems) if a != b and a in idf and b in idf
+        )
+    )
     if pairs:
         for i in sorted(scores, key=scores.__getitem__, reverse=True)[:SHORTLIST]:
             seq = lex.sequences[i]
