@@ -60,10 +60,16 @@ def check_argument(name: str, arg: str) -> None:
             ),
             TOO_LONG,
         )
-    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in arg):
+    if unreadable(arg):
         raise ArgumentError(
             _("{name}: an argument with control characters or undecodable bytes: {arg}").format(
                 name=name, arg=ascii(arg)[:60]
             ),
             UNREADABLE,
         )
+
+
+def unreadable(text: str) -> bool:
+    """Whether `text` has control characters, or surrogates (bytes that could not be decoded,
+    as Python keeps them): what no command reads."""
+    return any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) < 0xE000 for c in text)

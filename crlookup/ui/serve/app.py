@@ -37,6 +37,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from crlookup import api
+from crlookup.build import manifest
 from crlookup.core.errors import (
     BAD_INPUT,
     NOT_FOUND,
@@ -50,7 +51,7 @@ from crlookup.core.errors import (
 from crlookup.core.i18n import _
 from crlookup.library import home
 from crlookup.library.database import SCHEMA, open_db
-from crlookup.ui.failure import TOO_LONG, Failed, failed
+from crlookup.ui.failure import TOO_LONG, Failed, failed, unreadable
 from crlookup.ui.serve import SETTINGS
 from crlookup.ui.serve.endpoints import ENDPOINTS, LOOKUP, Endpoint, openapi, routed
 from crlookup.version import __version__
@@ -154,8 +155,7 @@ class Shelf:
     def _compatible(path: str) -> bool:
         try:
             with contextlib.closing(open_db(path)) as db:
-                row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
-            stamp = json.loads(row[0]) if row else {}
+                stamp = manifest.stamp_of(db)
         except (sqlite3.Error, ValueError, OSError):
             return False  # (a build is not made current before it is complete: damaged)
         if stamp.get("version") == __version__ and stamp.get("schema") == SCHEMA:
@@ -281,7 +281,7 @@ class Guard:
         except UnicodeDecodeError:
             return Refusal(400, Failed(_("the request is not UTF-8: {target}").format(
                 target=ascii(raw[:60])), BAD_INPUT, []))  # fmt: skip
-        if any(ord(c) < 32 or ord(c) == 127 for c in path + query):
+        if unreadable(path + query):
             told = Failed(
                 _("the request has control characters: {target}").format(
                     target=ascii((path + "?" + query)[:60])
