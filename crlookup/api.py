@@ -36,7 +36,7 @@ from crlookup.library import reader
 
 if TYPE_CHECKING:
     from crlookup.bilingual import Parallel
-    from crlookup.build.stage import Progress
+    from crlookup.builder.stage import Progress
     from crlookup.features.ask import Asked
     from crlookup.features.card_rules import CardLookup
     from crlookup.features.definitions import Definitions
@@ -151,7 +151,7 @@ class Library(reader.Library):
         (`notice`), rebuild it and switch to the new one (True: the command can run again);
         False if it is sound (the error is something else). One that cannot be rebuilt
         raises `Unrepairable`, naming the folder and the way out."""
-        from crlookup.build import doctor
+        from crlookup.builder import doctor
         from crlookup.library import home
 
         root = self.root or os.path.dirname(self.path)
@@ -180,7 +180,7 @@ class Library(reader.Library):
         """After a command needed an edition still being added (`pending`): wait until the
         older editions are in (`progress` is told how it goes) and switch to the library that
         has them; `StorageError` saying what is missing and why, if they cannot be added."""
-        from crlookup.build import pipeline
+        from crlookup.builder import pipeline
         from crlookup.library import home
         from crlookup.library.database import open_db
 
@@ -554,7 +554,7 @@ def _rebuilt(
 ) -> reader.Library:
     """The library of `root` rebuilt, the one at `path` being damaged; `Unrepairable` naming
     the folder and the way out if it cannot be."""
-    from crlookup.build import pipeline
+    from crlookup.builder import pipeline
 
     try:
         return pipeline.rebuild(root, progress=progress)
@@ -578,7 +578,7 @@ def open(
     is false: then `LibraryDamaged`), now or when a command meets the damage; `progress(done,
     total, label)` is told how a build goes, `notice(part, damage)` that a damaged library is
     being rebuilt."""
-    from crlookup.build import pipeline
+    from crlookup.builder import pipeline
     from crlookup.core.paths import home as default_home
 
     root = home or default_home()

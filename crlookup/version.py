@@ -1,3 +1,3 @@
-"""crlookup's version: a library built by another version is rebuilt (crlookup.build)."""
+"""crlookup's version: a library built by another version is rebuilt (crlookup.builder)."""
 
 __version__ = "0.1.0"

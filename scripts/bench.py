@@ -128,7 +128,7 @@ import time, json
 t = [time.perf_counter()]
 import crlookup.ui.cli
 t.append(time.perf_counter())
-from crlookup.build import pipeline as build
+from crlookup.builder import pipeline as build
 from crlookup.library import index
 lib = build.open_library()
 t.append(time.perf_counter())
@@ -235,7 +235,7 @@ def queries(lib) -> list[tuple[str, str]]:
 
 def in_process(home: str) -> tuple[float, float, int]:
     os.environ["CRLOOKUP_HOME"] = home
-    from crlookup.build import pipeline as build
+    from crlookup.builder import pipeline as build
     from crlookup.library import index
 
     lib = build.open_library()
@@ -257,7 +257,7 @@ def wait_for_growing(home: str, env: dict) -> float:
     """Wait until the library has every edition (the process adding the older ones holds the
     library's lock: `grow` waits for it, then has nothing left to do); returns the seconds."""
     t = time.perf_counter()
-    grow = "import sys; from crlookup.build import pipeline; pipeline.grow(sys.argv[1])"
+    grow = "import sys; from crlookup.builder import pipeline; pipeline.grow(sys.argv[1])"
     subprocess.run([sys.executable, "-c", grow, home], env=env, check=True)
     return time.perf_counter() - t
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np
 
-from crlookup.build import pipeline as build
+from crlookup.builder import pipeline as build
 from crlookup.features.ask import procedure
 from crlookup.features.ask.embedding import DIM, embed, to_int8
 from crlookup.features.ask.prepare import (

@@ -22,7 +22,7 @@ PAIRS = [
 
 
 def main() -> None:
-    from crlookup.build import pipeline as build
+    from crlookup.builder import pipeline as build
     from crlookup.library.alignments import align_editions
 
     args = sys.argv[1:]

@@ -101,7 +101,7 @@ def own(path: Path):
 
 class Systems:
     def __init__(self):
-        from crlookup.build import pipeline as build
+        from crlookup.builder import pipeline as build
         from crlookup.features import ask
         from crlookup.library import index
 

@@ -68,7 +68,7 @@ def main() -> None:
     if not args.file.exists():
         sys.exit(f"{args.file}: not found (pass --file)")
 
-    from crlookup.build import pipeline as build
+    from crlookup.builder import pipeline as build
     from crlookup.library import index
 
     lib = build.open_library()
@@ -102,7 +102,7 @@ def chinese() -> None:
     """Hit@1 and hit@5 of the newest Chinese edition's keywords and glossary terms as queries."""
     import os
 
-    from crlookup.build import pipeline as build
+    from crlookup.builder import pipeline as build
     from crlookup.library import index
 
     lib = build.open_library()

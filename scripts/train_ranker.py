@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np
 from eval_ask import DEV, DEV2, HOLDOUT, OWN, own, under
 
-from crlookup.build import pipeline as build
+from crlookup.builder import pipeline as build
 from crlookup.features import ask
 from crlookup.features.ask import ranking, semantic
 from crlookup.features.ask.retrieve import rank

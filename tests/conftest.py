@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from crlookup import sources
-from crlookup.build import pipeline as build
+from crlookup.builder import pipeline as build
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"

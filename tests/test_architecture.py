@@ -15,7 +15,7 @@ PACKAGE = ROOT / "crlookup"
 
 
 def named_paths() -> list[str]:
-    """The files and folders the page names: `build/stages/index.py`, `sources/`, ..."""
+    """The files and folders the page names: `builder/stages/index.py`, `sources/`, ..."""
     found = set(re.findall(r"`((?:[a-z_]+/)*[a-z_]+(?:\.py|/))`", DOC))
     listing = DOC.split("```")[1]  # the tree
     found |= set(re.findall(r"^  ([a-z_]+(?:/|\.py))", listing, re.M))

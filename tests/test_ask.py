@@ -1010,7 +1010,7 @@ def test_a_text_not_shipped_is_embedded_by_the_build(small_data):
     come from the shipped file. A question only reads them."""
     import numpy as np
 
-    from crlookup.build import pipeline as build
+    from crlookup.builder import pipeline as build
     from crlookup.features.ask import embedding, semantic
     from crlookup.features.ask.prepare import VECTOR_DIR, passages
     from crlookup.library.database import kept

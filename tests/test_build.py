@@ -13,8 +13,8 @@ import conftest
 import pytest
 from conftest import OFFICIAL, one_line
 
-from crlookup.build import pipeline as build
-from crlookup.build.ingest import ingest
+from crlookup.builder import pipeline as build
+from crlookup.builder.ingest import ingest
 from crlookup.core.errors import CardsUnavailable, LibraryError, SourceError
 from crlookup.library import home as library_home
 from crlookup.library.database import DB, INDEX_DIR
@@ -55,7 +55,7 @@ def test_later_runs_reuse_it(private_home):
 
 def test_new_version_rebuilds(small_data, monkeypatch):
     before = build.open_library(home_of(small_data)).path
-    from crlookup.build import manifest
+    from crlookup.builder import manifest
 
     monkeypatch.setattr(manifest, "__version__", "999.0")
     monkeypatch.setattr(build, "__version__", "999.0")
@@ -85,7 +85,7 @@ def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_pat
 @pytest.mark.parametrize("error", [RuntimeError("disk full"), KeyboardInterrupt()])
 @pytest.mark.parametrize("stage", ["editions", "index", "align"])
 def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, error, stage):
-    from crlookup.build.stages import alignments, editions, index
+    from crlookup.builder.stages import alignments, editions, index
 
     home = home_of(small_data)
     before = build.open_library(home).path
@@ -145,7 +145,7 @@ def test_dangling_pointer_rebuilds(small_data):
 
 def test_two_processes_building_at_once(small_data, tmp_path):
     home = tmp_path / "home"
-    code = "from crlookup.build import pipeline; lib = pipeline.open_library(); print(lib.path)"
+    code = "from crlookup.builder import pipeline; lib = pipeline.open_library(); print(lib.path)"
     env = dict(os.environ, CRLOOKUP_HOME=str(home))
     procs = [
         subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
@@ -263,7 +263,7 @@ def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(
 
     monkeypatch.setattr(build, "FIRST", 1)
     home = home_of(small_archive)
-    lib = build.open_library(home)  # starts `python -m crlookup.build grow` (CRLOOKUP_DATA)
+    lib = build.open_library(home)  # starts `python -m crlookup.builder grow` (CRLOOKUP_DATA)
     assert [e.id for e in lib.editions()] == ["en-2004-10-01", "en-2010-07-16"]
     assert lib.pending == 2
     first = lib.path
@@ -332,7 +332,7 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
 
 
 def test_the_older_editions_are_added_by_the_installed_crlookup(small_archive, monkeypatch):
-    """`python -m crlookup.build grow` imports crlookup from the folder it runs in first: run
+    """`python -m crlookup.builder grow` imports crlookup from the folder it runs in first: run
     in a checkout of crlookup (where the README's `pip install .` is typed), it built the
     older editions with the checkout's code and data, whose file times differ, and the next
     build found the library stale. It runs in the library home instead."""
@@ -594,7 +594,7 @@ def test_a_current_that_names_no_library_of_the_home_names_none(tmp_path, writte
 
 
 def test_a_manifest_that_is_not_utf8_is_one_line(tmp_path):
-    from crlookup.build.manifest import read_manifest
+    from crlookup.builder.manifest import read_manifest
 
     (tmp_path / "manifest.json").write_bytes(b'{"sources": [{"file": "\xff"}]}')
     with pytest.raises(

@@ -363,7 +363,7 @@ def test_a_lookup_imports_only_what_it_needs():
     """Issue 28's start-up: not click's `inspect` (ast, dis, tokenize) or `uuid` (platform),
     not `pathlib` or `dataclasses`, and none of the build's stages (which would bring ask, the
     cards and the alignment with them) when a library is only opened."""
-    modules = ("inspect", "uuid", "pathlib", "dataclasses", "crlookup.build.stages")
+    modules = ("inspect", "uuid", "pathlib", "dataclasses", "crlookup.builder.stages")
     code = (
         "import sys; from crlookup.ui.cli import cli\n"
         "try: cli(['rule', '702.19b', '--json'])\n"

@@ -26,8 +26,8 @@ from conftest import OFFICIAL, ROOT, one_line, run, write_small_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.build import doctor
-from crlookup.build import pipeline as build
+from crlookup.builder import doctor
+from crlookup.builder import pipeline as build
 from crlookup.library import home as library_home
 from crlookup.ui.cli import cli
 
@@ -286,7 +286,7 @@ def test_a_full_disk_before_a_build_is_one_line_and_leaves_nothing(small_data, m
 
 
 def test_a_disk_that_fills_during_an_ingest(home, monkeypatch):
-    from crlookup.build.stages import index
+    from crlookup.builder.stages import index
 
     before = library(home)
 
@@ -306,7 +306,7 @@ def test_a_disk_that_fills_while_the_editions_are_written(home, monkeypatch):
     traceback."""
     import sqlite3
 
-    from crlookup.build.stages import editions
+    from crlookup.builder.stages import editions
 
     before = library(home)
 
@@ -473,8 +473,8 @@ def test_what_reorders_text_on_a_terminal_is_shown_escaped(home):
 
 PAUSE = """
 import os, sys, time
-from crlookup.build import pipeline as build
-from crlookup.build.ingest import ingest
+from crlookup.builder import pipeline as build
+from crlookup.builder.ingest import ingest
 def pause(doing):
     if doing == sys.argv[2]:
         open(sys.argv[3], "w").close()
@@ -697,7 +697,7 @@ def _gone(pgid: int, seconds: float = 10) -> list[int]:
 
 HOLD = """
 import multiprocessing, sys, time
-from crlookup.build import processes
+from crlookup.builder import processes
 from crlookup.library import home
 processes.forked_children_die_with_this_process()
 with home.locked(sys.argv[1]):

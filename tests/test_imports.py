@@ -192,7 +192,7 @@ def test_at_most_12_modules_at_the_top():
     top = sorted(p.name for p in PACKAGE.glob("*.py"))
     assert len(top) <= 12, top
     packages = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
-    assert packages == ["build", "core", "features", "library", "sources", "ui"]
+    assert packages == ["builder", "core", "features", "library", "sources", "ui"]
     for name in packages:  # each says what it is for
         assert (PACKAGE / name / "__init__.py").read_text(encoding="utf-8").startswith('"""')
 
@@ -221,5 +221,5 @@ def test_the_layers_hold():
             assert not wrong, (module, wrong)
     browse = {m for m in graph if m.startswith("crlookup.ui.browse")}
     for module in browse:
-        wrong = sorted(m for m in graph[module] if _layer(m) in ("library", "features", "build"))
+        wrong = sorted(m for m in graph[module] if _layer(m) in ("library", "features", "builder"))
         assert not wrong, (module, wrong)

@@ -343,10 +343,11 @@ def test_the_faces_files_traps(completed):
         .faces[1]
         .text.startswith("Beyeen Coast enters tapped.")
     )
+    faced = card_file.read_faces(DATA / FACES)  # (read once: not once per card)
     assert not any(
         "enters the battlefield" in f.text
         for c in completed.values()
-        if c.name in card_file.read_faces(DATA / FACES)
+        if c.name in faced
         for f in c.faces[1:]
     )
 

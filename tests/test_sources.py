@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from crlookup import sources
-from crlookup.build import manifest
+from crlookup.builder import manifest
 from crlookup.core.errors import SourceError
 
 DATA = Path(__file__).resolve().parent.parent / "data"

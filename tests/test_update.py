@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import one_line, run
 
-from crlookup.build import update
+from crlookup.builder import update
 from crlookup.core import paths
 
 DATA = Path(__file__).resolve().parent.parent / "data"

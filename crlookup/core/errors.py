@@ -96,7 +96,7 @@ class LibraryError(CrlookupError):
 class LibraryDamaged(LibraryError):
     """A built library whose files are damaged: `part` names the damaged part ("library.sqlite",
     "index/en", …), `path` where it is and `detail` what is wrong with it ("missing", …). It is
-    rebuilt from the sources (crlookup.build)."""
+    rebuilt from the sources (crlookup.builder)."""
 
     exit_code = NOT_FOUND
 

@@ -1,6 +1,6 @@
 """Cards in the library: their database, finding a card by its name, searching their text.
 
-The build (crlookup.build.stages.cards) turns the card data (crlookup.sources.cards, rulings)
+The build (crlookup.builder.stages.cards) turns the card data (crlookup.sources.cards, rulings)
 into one SQLite file beside the rules, `cards.sqlite`: each card as JSON, the names it is found
 by, its rulings, and FTS5 indexes of its name, type line and every face's Oracle text, and of
 the rulings' text. (Cards are indexed with SQLite's own FTS5 rather than whoosh: a

@@ -1,7 +1,7 @@
 """The read side of a built library: what it holds and how it is queried (editions, entries,
 glossary, citations).
 
-One SQLite file, written by the build (crlookup.build runs the stages: crlookup.editions
+One SQLite file, written by the build (crlookup.builder runs the stages: crlookup.editions
 writes the editions, crlookup.align the alignments, and makes a build atomic).
 `Library` answers lookups by number, subtrees, who-cites-what and exports without parsing
 anything again, and opens the cards built beside it (`Library.cards`, crlookup.cards), or

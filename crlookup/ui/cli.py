@@ -259,7 +259,7 @@ class _BuildProgress:
             self.bar = None  # a later build (a damaged library rebuilt) shows a bar of its own
 
     def __call__(self, done: int, total: int, label: str) -> None:
-        from crlookup.build.pipeline import ADDING
+        from crlookup.builder.pipeline import ADDING
 
         self.built = True
         if self.plain:
@@ -295,7 +295,7 @@ class _BuildProgress:
 
 def pipeline_grow_failure() -> str | None:
     """Why the older editions could not be added in the background, lately (or None)."""
-    from crlookup.build import pipeline
+    from crlookup.builder import pipeline
     from crlookup.core import paths
 
     return pipeline.grow_failure(paths.home())
@@ -860,7 +860,7 @@ def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None
                 _("--date: expected YYYY-MM-DD, found {found!r}").format(found=date), BAD_INPUT
             ) from None
     with _BuildProgress(plain=as_json) as progress:
-        from crlookup.build.ingest import ingest as adding
+        from crlookup.builder.ingest import ingest as adding
 
         added = adding(path, options, progress=progress)
     if as_json:
@@ -898,7 +898,7 @@ def update(source: str | None, as_json: bool):
 
     Example: crlookup update
     """
-    from crlookup.build import update as updating
+    from crlookup.builder import update as updating
 
     with _BuildProgress(plain=as_json) as progress:
         done = updating.update(source, progress=progress)
@@ -1038,7 +1038,7 @@ def rebuild(as_json: bool):
     from crlookup.core import paths
 
     with _BuildProgress(plain=as_json) as progress:
-        from crlookup.build import pipeline
+        from crlookup.builder import pipeline
 
         lib = pipeline.rebuild(paths.home(), progress=progress, first=None)
     infos = lib.editions(None)
@@ -1065,7 +1065,7 @@ def doctor(as_json: bool):
 
     Example: crlookup doctor
     """
-    from crlookup.build import doctor as health
+    from crlookup.builder import doctor as health
     from crlookup.core import paths
 
     root = paths.home()
@@ -1074,7 +1074,7 @@ def doctor(as_json: bool):
     path = home.current(root)
     if path is None:
         raise NotFound(_("no library in {home} yet: any command builds it").format(home=root))
-    from crlookup.build import pipeline
+    from crlookup.builder import pipeline
 
     found = health.check(path)
     bad = [f for f in found if f.damage]

@@ -1,6 +1,6 @@
 """What `ask` reads an edition with, made from the edition (nothing here writes: the build's
 lexicons stage keeps them beside the library for the editions `ask` answers from by default,
-crlookup.build.stages.lexicons; another edition's are made in memory when it is asked about):
+crlookup.builder.stages.lexicons; another edition's are made in memory when it is asked about):
 
 - its lexicon (lexicon.py): its rules and glossary read into stemmed words and terms;
 - its entry vectors (semantic.py): each answerable entry, with its title and examples, as the

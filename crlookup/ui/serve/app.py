@@ -37,7 +37,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from crlookup import api
-from crlookup.build import manifest
+from crlookup.builder import manifest
 from crlookup.core.errors import (
     BAD_INPUT,
     NOT_FOUND,

@@ -3,7 +3,7 @@
 Steps: read the rules page (`RULES_PAGE`, or the environment variable CRLOOKUP_RULES_PAGE), take
 its link to the rules text (an href ending in .txt, one naming MagicCompRules first), download
 that file, check that it is one English edition of the official text, and ingest it
-(`crlookup.build.ingest`) unless the library already has an edition of that id or a source of
+(`crlookup.builder.ingest`) unless the library already has an edition of that id or a source of
 the same bytes. `update(source=...)` skips the page: a URL is downloaded, a file used as it is.
 
 Downloads are streamed into `<home>/downloads/.partial-<random>/` and removed when `update`
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crlookup.build import manifest
-from crlookup.build import pipeline as build
-from crlookup.build.ingest import ingest
+from crlookup.builder import manifest
+from crlookup.builder import pipeline as build
+from crlookup.builder.ingest import ingest
 from crlookup.core import paths
 from crlookup.core.errors import SourceError, UpdateError
 from crlookup.core.i18n import _
@@ -32,7 +32,7 @@ from crlookup.version import __version__
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from crlookup.build.stage import Progress
+    from crlookup.builder.stage import Progress
     from crlookup.library.reader import Library
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"

@@ -2,5 +2,5 @@
 themselves (stages/), adding a user's edition (ingest, update) and checking a built library's
 health (doctor).
 
-`python -m crlookup.build grow ROOT` adds the editions a first build left for the background.
+`python -m crlookup.builder grow ROOT` adds the editions a first build left for the background.
 """

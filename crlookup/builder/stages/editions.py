@@ -1,5 +1,5 @@
 """The editions stage of a build: the sources parsed, and their editions into the library
-database (a source file, or an archive's member, is a unit: crlookup.build.manifest).
+database (a source file, or an archive's member, is a unit: crlookup.builder.manifest).
 
 The database (crlookup.library.reader reads it) holds every edition's entries, glossary, names and
 citations. From one edition to the next most entries keep their text, so a text is stored
@@ -22,7 +22,7 @@ import re
 import sqlite3
 from typing import TYPE_CHECKING
 
-from crlookup.build.stage import Build, Finding, Finish, nothing
+from crlookup.builder.stage import Build, Finding, Finish, nothing
 from crlookup.core import documents
 from crlookup.core.errors import LibraryError, SourceError
 from crlookup.core.model import Edition, Reference, fold
@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from pathlib import Path
 
-    from crlookup.build.manifest import Unit
-    from crlookup.build.stage import Progress
+    from crlookup.builder.manifest import Unit
+    from crlookup.builder.stage import Progress
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -289,7 +289,7 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
 def parse_unit(unit: Unit) -> list[Edition]:
     """The editions of one unit, cross-references resolved: what a parsing process runs."""
     from crlookup import sources
-    from crlookup.build import manifest
+    from crlookup.builder import manifest
     from crlookup.core import references as refs
     from crlookup.sources import archive, glossary
 

@@ -1,14 +1,14 @@
 """A stage of the build: one part of a library, made from the parts before it.
 
-Each stage is a module of crlookup.build.stages with one `STAGE`, which says what it reads and
+Each stage is a module of crlookup.builder.stages with one `STAGE`, which says what it reads and
 writes (parts of a library: "library.sqlite", "index/<lang>", ...) and has two methods:
 
 - `run(build)` starts its work on the library being built (in the build's process pool when
   the work can go on beside the other stages', else here) and returns what finishes it: the
-  pipeline (crlookup.build.pipeline) starts the stages that don't wait for each other, then
+  pipeline (crlookup.builder.pipeline) starts the stages that don't wait for each other, then
   finishes them, in the order of `pipeline.stages()`;
 - `check(path)` looks at what it wrote in a built library and says what is damaged
-  (`Finding`s; crlookup.build.doctor asks every stage).
+  (`Finding`s; crlookup.builder.doctor asks every stage).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
     from pathlib import Path
 
-    from crlookup.build.manifest import SourceFile, Unit
+    from crlookup.builder.manifest import SourceFile, Unit
     from crlookup.core.model import Edition
 
 Progress = Callable[[int, int, str], None]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from crlookup.build.stage import Build, Finding, Finish
+from crlookup.builder.stage import Build, Finding, Finish
 from crlookup.core.errors import LibraryDamaged
 from crlookup.features.ask.lexicon import LEXICON_DIR, LEXICON_VERSION
 from crlookup.features.ask.prepare import LANGS, THROUGH_ENGLISH, VECTOR_DIR, VECTOR_VERSION

@@ -13,7 +13,7 @@ import os
 import sys
 from array import array
 
-from crlookup.build.stage import Build, Finding, Finish, nothing
+from crlookup.builder.stage import Build, Finding, Finish, nothing
 from crlookup.core.errors import LibraryDamaged, LibraryError
 from crlookup.core.i18n import N_
 from crlookup.core.model import fold
@@ -136,7 +136,7 @@ def _write(folder: str, lang: str, keys: dict, new: dict, done: int, total: int,
         else:
             writer.commit(merge=False)
     except BaseException:  # a full disk, an interrupt: no writer left waiting on its queue
-        from crlookup.build import processes
+        from crlookup.builder import processes
 
         processes.stop(getattr(writer, "tasks", ()))
         with contextlib.suppress(Exception):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from crlookup.build.stage import Build, Finding, Finish
+from crlookup.builder.stage import Build, Finding, Finish
 from crlookup.core.alignment import Match, chain
 from crlookup.core.i18n import N_
 from crlookup.core.model import Rule

@@ -7,8 +7,8 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from crlookup.build.manifest import apply_options
-from crlookup.build.pipeline import build, open_library
+from crlookup.builder.manifest import apply_options
+from crlookup.builder.pipeline import build, open_library
 from crlookup.core.errors import LibraryError
 from crlookup.core.paths import home
 from crlookup.library.database import write_atomic
@@ -16,7 +16,7 @@ from crlookup.library.database import write_atomic
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from crlookup.build.stage import Progress
+    from crlookup.builder.stage import Progress
 
 
 def ingest(

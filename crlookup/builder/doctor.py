@@ -1,4 +1,4 @@
-"""A built library's health: each stage of the build checks what it wrote (crlookup.build.stage),
+"""A built library's health: each stage of the build checks what it wrote (crlookup.builder.stage),
 and what is damaged is named, with its path.
 
 The parts are the rules database (library.sqlite: SQLite's own quick check, and the tables a
@@ -13,7 +13,7 @@ traceback.
 
 from __future__ import annotations
 
-from crlookup.build.stage import Finding
+from crlookup.builder.stage import Finding
 
 __all__ = ["Finding", "check", "damaged"]
 
@@ -21,7 +21,7 @@ __all__ = ["Finding", "check", "damaged"]
 def check(path: str) -> list[Finding]:
     """Every part of the library at `path`, checked by the stage that wrote it (the database
     first: without it, the other parts cannot be listed)."""
-    from crlookup.build.pipeline import stages
+    from crlookup.builder.pipeline import stages
 
     found: list[Finding] = []
     for stage in stages():

@@ -25,8 +25,8 @@ import re
 import sqlite3
 from typing import TYPE_CHECKING
 
-from crlookup.build.manifest import CARD_FACES, CARDS, RULINGS
-from crlookup.build.stage import Build, Finding, Finish, nothing
+from crlookup.builder.manifest import CARD_FACES, CARDS, RULINGS
+from crlookup.builder.stage import Build, Finding, Finish, nothing
 from crlookup.core.errors import SourceError
 from crlookup.library.cards import Cards, _keys_of
 from crlookup.library.database import (
@@ -44,7 +44,7 @@ from crlookup.version import __version__
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from crlookup.build.manifest import SourceFile
+    from crlookup.builder.manifest import SourceFile
     from crlookup.core.model import Card, Ruling
 
 

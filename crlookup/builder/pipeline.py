@@ -1,14 +1,14 @@
 """The build: when a library is (re)built, and how, atomically, as a pipeline of stages.
 
 `open_library` opens the current library of a home (crlookup.library.home), building it first
-if it is missing or stale (crlookup.build.manifest says which). `build` runs the stages of
-`stages()` (crlookup.build.stages, one module each) into a new folder beside the current library,
+if it is missing or stale (crlookup.builder.manifest says which). `build` runs the stages of
+`stages()` (crlookup.builder.stages, one module each) into a new folder beside the current library,
 with a process pool it owns, and only then makes it current: a failed or interrupted build
 leaves the previous library in use. A library whose sources are all still there starts as a
 copy of the current one (its files linked) and only the new editions go through the stages.
 
 On first use the archive's newest editions go in first and a process of their own (`grow`,
-`python -m crlookup.build grow ROOT`) adds the older ones while the library is in use.
+`python -m crlookup.builder grow ROOT`) adds the older ones while the library is in use.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import sqlite3
 import sys
 from typing import TYPE_CHECKING, Any
 
-from crlookup.build import manifest
-from crlookup.build.manifest import CARD_FORMATS, SourceFile, Unit
+from crlookup.builder import manifest
+from crlookup.builder.manifest import CARD_FORMATS, SourceFile, Unit
 from crlookup.core.errors import LibraryDamaged, StorageError
 from crlookup.core.i18n import N_, _
 from crlookup.core.paths import home as default_home
@@ -41,14 +41,14 @@ from crlookup.version import __version__
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from crlookup.build.stage import Progress, Stage
+    from crlookup.builder.stage import Progress, Stage
 
 
 def stages() -> tuple[Stage, ...]:
     """The stages of a build, in order: the editions first, then the others, side by side (the
     index last among them: it runs in this process while the others run in the pool).
     Imported when a library is built or checked, not when one is only opened."""
-    from crlookup.build.stages import alignments, cards, editions, index, lexicons
+    from crlookup.builder.stages import alignments, cards, editions, index, lexicons
 
     return (editions.STAGE, alignments.STAGE, lexicons.STAGE, cards.STAGE, index.STAGE)
 
@@ -140,7 +140,7 @@ def _start_growing(root: str) -> None:
         return  # (a home it cannot write to among them: it would fail at once)
     with contextlib.suppress(OSError):
         subprocess.Popen(
-            [sys.executable, "-m", "crlookup.build", "grow", root],
+            [sys.executable, "-m", "crlookup.builder", "grow", root],
             cwd=root,  # `-m` puts the folder it runs in first on the path: never a checkout's
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -426,7 +426,7 @@ def _build(root, files, progress, first, fresh) -> str:
             raise
         _step("switched")
         home.sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
-        from crlookup.build.stages.cards import DIGEST, cache_names
+        from crlookup.builder.stages.cards import DIGEST, cache_names
 
         shipped = cache_names(files, stamp["sources"])
         for cached in (root_path / "parsed").glob("*"):
@@ -509,8 +509,8 @@ def _run(
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from crlookup.build import processes
-    from crlookup.build.stage import Build
+    from crlookup.builder import processes
+    from crlookup.builder.stage import Build
 
     if progress:
         progress(0, 100, "reading the sources")
@@ -561,10 +561,10 @@ def _analyze(db_path: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m crlookup.build grow ROOT` (crlookup/build/__main__.py): what `_start_growing`
+    """`python -m crlookup.builder grow ROOT` (crlookup/builder/__main__.py): what `_start_growing`
     runs, in the background."""
     if len(argv) != 2 or argv[0] != "grow":
-        sys.stderr.write("usage: python -m crlookup.build grow ROOT\n")
+        sys.stderr.write("usage: python -m crlookup.builder grow ROOT\n")
         return 2
     try:
         grow(argv[1])

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 CARDS = "cards"  # the format of the card file (crlookup.sources.cards): not an edition
 CARD_FACES = "card_faces"  # the faces that complete multi-part cards (crlookup.sources.cards)
 RULINGS = "rulings"  # the cards' official rulings (crlookup.sources.rulings)
-# the card data: built into the card database (crlookup.build.stages.cards), never into editions
+# the card data: built into the card database (crlookup.builder.stages.cards), never into editions
 CARD_FORMATS = (CARDS, CARD_FACES, RULINGS)
 
 

@@ -1,8 +1,0 @@
-"""`python -m crlookup.build grow ROOT`: the background build of the editions still to come."""
-
-import sys
-
-from crlookup.build.pipeline import main
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
