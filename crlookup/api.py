@@ -1,9 +1,14 @@
-"""crlookup as a library: what each command does, as a method that returns a result.
+"""crlookup as a library: each command's body, once, as a method that returns a result.
 
-`crlookup.open()` returns a `Library`: the read side of a built library (crlookup.library.reader:
-its editions, entries, glossary and citations) with the commands on top. Every result has
-`to_dict()`, which is exactly what the command prints with `--json`; every front end (the
-command line, the browser) is these calls, then that JSON or a view of the same result.
+`crlookup.open()` returns a `Library`: a built library's reader (crlookup.library.reader: its
+editions, entries, glossary and citations), held, with the commands on top. Each command is one
+method taking the command's own options (`rule(number, edition, lang, parallel=, annotations=,
+cite=)`), checking them, and returning a result whose `to_dict()` is exactly what the command
+prints with `--json`. The front ends only parse and show: the command line (crlookup.ui.cli)
+renders the result for people, the server (crlookup.ui.serve) returns its `to_dict()`, the
+browser (crlookup.ui.browse) shows it; none of them reaches past this module into the library
+or the builder. What works on the library home rather than on an open library (ingest, update,
+rebuild, doctor, the library in use and its stamp) are this module's functions.
 
 Here the features are composed: a result is carried into another language (crlookup.bilingual)
 when one is asked for, and `typed` says what a typed query is (a rule number, a card, words, a
@@ -23,6 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.errors import (
+    BadInput,
     CrlookupError,
     EditionsPending,
     LibraryDamaged,
@@ -36,7 +42,9 @@ from crlookup.library import reader
 
 if TYPE_CHECKING:
     from crlookup.bilingual import Parallel
-    from crlookup.builder.stage import Progress
+    from crlookup.builder.stage import Finding, Progress
+    from crlookup.builder.update import Update
+    from crlookup.core.model import GlossaryEntry, Reference, Rule
     from crlookup.features.ask import Asked
     from crlookup.features.card_rules import CardLookup
     from crlookup.features.definitions import Definitions
@@ -44,6 +52,7 @@ if TYPE_CHECKING:
     from crlookup.features.history import History
     from crlookup.features.refs import Citations
     from crlookup.features.search import Search
+    from crlookup.library.cards import CardResults
     from crlookup.library.reader import EditionInfo, RuleLookup
 
 #: How a damaged library is told (the part, what is wrong with it) before it is rebuilt.
@@ -78,10 +87,57 @@ class Route(NamedTuple):
     reading: str
 
 
+class EditionList(NamedTuple):
+    """`crlookup editions`: every edition of every document, in the order they took effect."""
+
+    editions: tuple[EditionInfo, ...]
+
+    def to_dict(self) -> list[dict]:
+        return [e.to_dict() for e in self.editions]
+
+
+class Unresolved(NamedTuple):
+    """`crlookup editions --unresolved EDITION`: the cross-references of `edition` that name
+    no entry of it, each with where it is ("702.19b", "glossary:Trample")."""
+
+    edition: str
+    refs: tuple[tuple[str, Reference], ...]
+
+    def to_dict(self) -> list[dict]:
+        return [
+            {"edition": self.edition, "in": where, "ref": ref.label, "text": ref.text}
+            for where, ref in self.refs
+        ]
+
+
+class Note(NamedTuple):
+    """Something a front end tells its user about the library it opened: `kind` is "cards",
+    "faces" or "rulings" (a build could not read that card file), "stale" (its sources changed
+    and it could not be rebuilt) or "pending" (older editions still to come, or that could not
+    be added); `text` is the one line."""
+
+    kind: str
+    text: str
+
+
 def _document_name(text: str) -> str:
     from crlookup.core import documents
 
     return documents.DOCUMENTS[documents.split(text).document or "cr"]
+
+
+def languages(parallel: str | tuple[str, str]) -> tuple[str, str]:
+    """`rule --parallel L1,L2`: the two languages; BadInput if it names not two different ones."""
+    given = parallel.split(",") if isinstance(parallel, str) else list(parallel)
+    langs = [x.strip() for x in given if x.strip()]
+    if len(langs) != 2 or langs[0] == langs[1]:
+        shown = parallel if isinstance(parallel, str) else ",".join(parallel)
+        raise BadInput(
+            _("--parallel: expected two languages such as en,ru, found {found!r}").format(
+                found=shown
+            )
+        )
+    return langs[0], langs[1]
 
 
 def _healing(method):
@@ -120,8 +176,9 @@ def _healing(method):
     return run
 
 
-class Library(reader.Library):
-    """A built library with the commands as methods (`rule`, the read side's own, among them).
+class Library:
+    """A built library with the commands as methods: it holds the library's reader
+    (crlookup.library.reader.Library, `reader`), which the features read, and answers for it.
 
     Errors are those of crlookup.core.errors: `NotFound` (with the nearest that exist) and
     `BadInput` and its kinds, each with a one-line message.
@@ -129,20 +186,51 @@ class Library(reader.Library):
 
     def __init__(
         self,
-        path: str,
-        db,
+        read: reader.Library,
         root: str | None = None,
         progress: Progress | None = None,
         notice: Notice | None = None,
         heals: bool = True,
     ):
-        super().__init__(path, db)
+        self.reader = read
         self.root = root
         self.progress = progress
         self.notice = notice
         self.heals = heals
         self.waits = True  # for the editions still to come, when a command needs one
         self._running = False
+
+    @classmethod
+    def at(cls, path: str, root: str | None = None, heals: bool = True) -> Library:
+        """The library at `path` as it is: never built, rebuilt only when `heals` (a server's
+        worker, which only reads, opens the library in use so)."""
+        from crlookup.library.database import open_db
+
+        return cls(reader.Library(path, open_db(path)), root, heals=heals)
+
+    @property
+    def path(self) -> str:
+        """The library's folder."""
+        return self.reader.path
+
+    @property
+    def stale(self) -> str | None:
+        """Why this library answers although its sources changed (it could not be rebuilt: a
+        read-only home, a full disk), or None."""
+        return self.reader.stale
+
+    @property
+    def pending(self) -> int:
+        """How many older editions are still to be added to this library (0: complete)."""
+        return self.reader.pending
+
+    def close(self) -> None:
+        self.reader.close()
+
+    def memo(self, key, make):
+        """What `make()` returns, made once for this open library and kept with it (closed with
+        it, if it has a `close`): a front end's own state of the library."""
+        return self.reader.memo(key, make)
 
     # -------------------------------------------------------------------- healing
 
@@ -153,6 +241,7 @@ class Library(reader.Library):
         raises `Unrepairable`, naming the folder and the way out."""
         from crlookup.builder import doctor
         from crlookup.library import home
+        from crlookup.library.database import printable
 
         root = self.root or os.path.dirname(self.path)
         if isinstance(error, OSError):  # one of the library's files, or the user's own?
@@ -169,12 +258,9 @@ class Library(reader.Library):
             found = [doctor.Finding(error.part, error.path, error.detail)]
         part, damage = found[0].part, found[0].damage
         if self.notice:
-            self.notice(part, damage)
-        self._rebuild(root, path, part, damage)
-        return True
-
-    def _rebuild(self, root: str, path: str, part: str, damage: str) -> None:
+            self.notice(part, printable(damage))
         self._switch(_rebuilt(root, path, part, damage, self.progress))
+        return True
 
     def wait_for_editions(self, pending: EditionsPending) -> None:
         """After a command needed an edition still being added (`pending`): wait until the
@@ -205,12 +291,118 @@ class Library(reader.Library):
             ) from None
 
     def _switch(self, other: reader.Library) -> None:
-        """Go on as the library `other` (built since this one was opened)."""
-        self.close()
-        self.__dict__.update(
-            Library(other.path, other.db, self.root, self.progress, self.notice, self.heals)
-            .__dict__ | {"_running": self._running, "waits": self.waits}
-        )  # fmt: skip
+        """Go on reading `other` (a library built since this one was opened)."""
+        self.reader.close()
+        self.reader = other
+
+    # -------------------------------------------------------------------- what a front end reads
+
+    @_healing
+    def edition(
+        self, edition: str | None = None, lang: str | None = None, document: str = "cr"
+    ) -> EditionInfo:
+        """The named edition (an id, or an alias: "latest", "ru-previous", a date), or the
+        newest complete one of `document` in `lang` (English by default)."""
+        return self.reader.edition(edition, lang, document)
+
+    @_healing
+    def editions(self, document: str | None = "cr") -> list[EditionInfo]:
+        """Every edition of `document` there is (the CR by default; None: every document's),
+        in the order they took effect."""
+        return self.reader.editions(document)
+
+    @_healing
+    def entry(
+        self, number: str, edition: str | None = None, lang: str | None = None
+    ) -> tuple[str, Rule]:
+        """The edition an entry is found in and the entry (a number of any document: "702.19b",
+        "IPG 2.1"), from `edition` or the newest that has it; `NotFound` with the nearest."""
+        return self.reader.entry(number, edition, lang)
+
+    @_healing
+    def get(self, edition: str, number: str) -> Rule | None:
+        """Entry `number` of `edition`, or None."""
+        return self.reader.get(edition, number)
+
+    @_healing
+    def children(self, edition: str, number: str) -> list[Rule]:
+        """The entries directly below `number` in `edition`."""
+        return self.reader.children(edition, number)
+
+    @_healing
+    def entries(self, edition: str) -> list[Rule]:
+        """Every entry of `edition`, in order."""
+        return list(self.reader.entries(edition))
+
+    @_healing
+    def cites(self, edition: str, number: str) -> list[str]:
+        """The entries entry `number` of `edition` cites."""
+        return self.reader.cites(edition, number)
+
+    @_healing
+    def headwords(self, edition: str) -> set[str]:
+        """The names of `edition`'s glossary terms (folded), as a view marks them in text."""
+        return self.reader.headwords(edition)
+
+    @_healing
+    def glossary_term(self, edition: str, term: str) -> GlossaryEntry | None:
+        """The glossary entry of `edition` named `term` exactly, or None."""
+        return self.reader.glossary_term(edition, term)
+
+    @_healing
+    def citation(self, edition: str, number: str) -> reader.Citation:
+        """How to cite entry `number` of `edition` ("CR 702.19b", its date, the official page)."""
+        return self.reader.citation(edition, number)
+
+    def warnings(self, built: bool = False) -> list[Note]:
+        """What its user is told of the library just opened: a card file, a faces or a rulings
+        file that the build (`built`: one ran to open it) could not read; a library out of date
+        that could not be rebuilt; older editions being added, or that could not be."""
+        out = []
+        status = (self.reader.meta("cards") or {}) if built else {}
+        said = {
+            "cards": _("crlookup: warning: no cards in this library: {reason}"),
+            "faces": _("crlookup: warning: card faces not completed: {reason}"),
+            "rulings": _("crlookup: warning: no card rulings in this library: {reason}"),
+        }
+        for kind, text in said.items():  # the card file; its faces, its rulings (the cards are
+            failed = status if kind == "cards" else status.get(kind) or {}  # there without them)
+            if failed.get("error"):
+                out.append(Note(kind, text.format(reason=failed["error"])))
+        if self.stale:  # its sources changed, and it could not be rebuilt: it answers as it is
+            out.append(
+                Note(
+                    "stale",
+                    _(
+                        "crlookup: warning: the library is out of date (its sources changed) "
+                        "and could not be rebuilt: {reason}"
+                    ).format(reason=self.stale),
+                )
+            )
+        if not self.pending:
+            return out
+        failed = grow_failure(self.root)
+        if failed:
+            text = ngettext(
+                "crlookup: {count} older edition could not be added: {reason} (the editions "
+                "before {date} and history are missing; tried again in ten minutes)",
+                "crlookup: {count} older editions could not be added: {reason} (the editions "
+                "before {date} and history are missing; tried again in ten minutes)",
+                self.pending,
+            ).format(
+                count=self.pending,
+                reason=failed,
+                date=min(e.date for e in self.reader.editions()).isoformat(),
+            )
+        else:
+            text = ngettext(
+                "crlookup: {count} older edition is being added in the background (history, "
+                "search and what names it wait for it)",
+                "crlookup: {count} older editions are being added in the background (history, "
+                "search and what names one wait for them)",
+                self.pending,
+            ).format(count=self.pending)
+        return [*out, Note("pending", text)]
 
     # -------------------------------------------------------------------- typed queries
 
@@ -219,32 +411,32 @@ class Library(reader.Library):
         """What `text` is: a rule number `edition` has, a question, or words (and whether
         they name a card), with the edition to look in."""
         from crlookup.core import documents, numbers
-        from crlookup.core.errors import NotFound
         from crlookup.core.model import detect_lang
 
+        read = self.reader
         text = text.strip()
         lang = detect_lang(text)
         if documents.split(text).document in documents.TOURNAMENT:  # "IPG 2.1", "MTR C"
             try:
-                there, rule = self.entry(text)
+                there, rule = read.entry(text)
             except (NotFound, NumberError):
                 pass
             else:
-                return Typed("rule", text, self.edition(there).lang, there, number=rule.number)
-        given = self.edition(edition) if edition else None
+                return Typed("rule", text, read.edition(there).lang, there, number=rule.number)
+        given = read.edition(edition) if edition else None
         if given is not None and given.document != "cr":  # "2.1" in the IPG shown
             try:
-                there, rule = self.entry(text, given.id)
+                there, rule = read.entry(text, given.id)
             except (NotFound, NumberError):
                 pass
             else:
                 return Typed("rule", text, given.lang, there, number=rule.number)
-        info = given if given and given.lang == lang else self.edition(lang=lang)
+        info = given if given and given.lang == lang else read.edition(lang=lang)
         try:
             number = str(numbers.parse(text.rstrip(".")))
         except NumberError:
             number = None
-        if number and self.get((given or info).id, number) is not None:
+        if number and read.get((given or info).id, number) is not None:
             return Typed("rule", text, lang, (given or info).id, number=number)
         kind = "question" if _QUESTION.search(text) and len(text.split()) >= 3 else "words"
         return Typed(kind, text, lang, info.id, card=self._card_named(text))
@@ -256,6 +448,7 @@ class Library(reader.Library):
         card's name (a face's, a short name: "Teferi") shown, and other words searched."""
         from crlookup.core import documents, numbers
 
+        read = self.reader
         text = text.strip()
         if documents.split(text).document is not None:
             return Route("rule", _("a rule of the {name}").format(name=_document_name(text)))
@@ -270,18 +463,18 @@ class Library(reader.Library):
         from crlookup.core.model import detect_lang, fold
 
         bare = text.rstrip("?!.:; ")  # "trample?": the term
-        lang = self.edition(edition).lang if edition else detect_lang(text)
+        lang = read.edition(edition).lang if edition else detect_lang(text)
         try:
-            glossary = self.glossary_edition(lang)
+            glossary = read.glossary_edition(lang)
         except NotFound:  # a library of editions without a glossary: no term to define
             glossary = None
-        if glossary and any(self.named(glossary, fold(bare))):  # a term, or a keyword
+        if glossary and any(read.named(glossary, fold(bare))):  # a term, or a keyword
             return Route("define", _("a glossary term"))
-        if self.names_card(bare):
+        if read.names_card(bare):
             return Route("card", _("a card's name"))
         return Route("search", _("words"))
 
-    def card_instead(self, found: Search, query: str) -> bool:
+    def _card_instead(self, found: Search, query: str) -> bool:
         """Whether `crlookup <words>` shows a card rather than the search `found` for `query`:
         no hit has every word, and the words name a card, spelt as loosely as `card` allows."""
         from crlookup.core.errors import CardQueryError, CardsUnavailable
@@ -289,7 +482,7 @@ class Library(reader.Library):
         if found.results.complete:
             return False
         try:
-            named = self.cards().find(query)
+            named = self.reader.cards().find(query)
         except (CardQueryError, CardsUnavailable):
             return False
         return named.card is not None or named.how == "ambiguous"
@@ -301,7 +494,7 @@ class Library(reader.Library):
         if len(text) < 3:
             return None
         try:
-            found = self.cards().named(text)
+            found = self.reader.cards().named(text)
         except (CardQueryError, CardsUnavailable):
             return None
         return (
@@ -313,35 +506,54 @@ class Library(reader.Library):
     # -------------------------------------------------------------------- commands
 
     @_healing
-    def editions(self, document: str | None = "cr") -> list[EditionInfo]:
-        """Every edition of `document` there is (the CR by default; None: every document's),
-        in the order they took effect."""
-        return super().editions(document)
+    def list_editions(self, unresolved: str | None = None) -> EditionList | Unresolved:
+        """`crlookup editions`: every edition of every document, those still being added after
+        a first use waited for; with `unresolved` (an edition), its cross-references that name
+        no entry of it."""
+        if unresolved:
+            found = self.unresolved(unresolved)
+            return Unresolved(self.reader.edition(unresolved).id, tuple(found))
+        return EditionList(tuple(self.all_editions(None)))
 
     @_healing
     def all_editions(self, document: str | None = "cr") -> list[EditionInfo]:
-        """Every edition of `document` (`crlookup editions`), those still being added after a
-        first use waited for."""
-        self.every_edition()
-        return super().editions(document)
+        """Every edition of `document`, those still being added after a first use waited for."""
+        self.reader.every_edition()
+        return self.reader.editions(document)
 
     @_healing
-    def unresolved(self, edition: str):
-        """The cross-references of `edition` (an id or an alias) that name no entry of it."""
-        return super().unresolved(self.edition(edition).id)
+    def unresolved(self, edition: str) -> list[tuple[str, Reference]]:
+        """The cross-references of `edition` (an id or an alias) that name no entry of it,
+        each with where it is ("702.19b", "glossary:Trample")."""
+        return self.reader.unresolved(self.reader.edition(edition).id)
 
     @_healing
-    def rule(self, number: str, edition: str | None = None, lang: str | None = None) -> RuleLookup:
-        """A rule with its subrules and what cites it (`crlookup rule`)."""
-        return super().rule(number, edition, lang)
+    def rule(
+        self,
+        number: str,
+        edition: str | None = None,
+        lang: str | None = None,
+        *,
+        parallel: str | tuple[str, str] | None = None,
+        annotations: bool = False,
+        cite: bool = False,
+    ) -> RuleLookup | Parallel:
+        """A rule with its subrules and what cites it (`crlookup rule`): with `annotations`,
+        the judges' commentary beside it; with `cite`, how to cite it. With `parallel` (two
+        languages, "en,ru"), the rule and its subrules beside their counterparts instead."""
+        if parallel:
+            return self.parallel(number, languages(parallel), edition)
+        found = self.reader.rule(number, edition, lang)
+        citation = self.reader.citation(found.edition, found.rule.number) if cite else None
+        return found._replace(citation=citation, annotations=annotations)
 
     @_healing
     def refs(self, number: str, edition: str | None = None, depth: int = 1) -> Citations:
         """What rule `number` cites and what cites it, up to `depth` steps (`crlookup refs`)."""
         from crlookup.features import refs
 
-        edition, rule = self.entry(number, edition)
-        return refs.citations(self, edition, rule.number, depth)
+        edition, rule = self.reader.entry(number, edition)
+        return refs.citations(self.reader, edition, rule.number, depth)
 
     @_healing
     def parallel(self, number: str, langs: tuple[str, str], edition: str | None = None) -> Parallel:
@@ -350,7 +562,8 @@ class Library(reader.Library):
         from crlookup.core import documents
 
         document = documents.split(number).document or "cr"
-        return bilingual.parallel(self, number, langs, self.edition_id(edition, langs[0], document))
+        there = self.reader.edition_id(edition, langs[0], document)
+        return bilingual.parallel(self.reader, number, langs, there)
 
     @_healing
     def search(
@@ -364,21 +577,41 @@ class Library(reader.Library):
         limit: int = 10,
         parallel: str | None = None,
         document: str = "cr",
-    ) -> Search:
+        cards: bool = False,
+        rulings: bool = False,
+        or_card: bool = False,
+    ) -> Search | CardResults | CardLookup:
         """Rules, examples and glossary entries for `query`, ranked (`crlookup search`); with
         `parallel`, each hit's counterpart in that language; `document` another document's
-        entries ("mtr", "ipg", "jar") or every document's ("all")."""
+        entries ("mtr", "ipg", "jar") or every document's ("all"). With `cards`, the cards'
+        names, type lines and Oracle text instead (and their rulings, with `rulings`). With
+        `or_card` (`crlookup <words>`): the card the words name, if no hit has them all."""
         from crlookup.core.model import detect_lang
         from crlookup.features import search
 
-        edition = self.edition_id(edition, lang, "cr" if document == "all" else document)
-        own = self.edition(edition).lang if edition else lang or detect_lang(query)
+        query = query.strip()
+        if not query:
+            raise BadInput(_("search: expected words to search for"))
+        if rulings and not cards:
+            raise BadInput(_("--rulings searches the cards' rulings: use it with --cards"))
+        if cards:
+            given = {"edition": edition, "all_editions": all_editions, "lang": lang,
+                     "section": section, "parallel": parallel}  # fmt: skip
+            named = [f"--{name.replace('_', '-')}" for name, value in given.items() if value]
+            if named:
+                raise BadInput(
+                    _("--cards cannot be combined with {options}").format(options=", ".join(named))
+                )
+            return self.reader.cards().search(query, limit=limit, rulings=rulings)
+        read = self.reader
+        edition = read.edition_id(edition, lang, "cr" if document == "all" else document)
+        own = read.edition(edition).lang if edition else lang or detect_lang(query)
         if own != "en" and document == "cr" and re.search("[A-Za-z]", query):
             from crlookup import bilingual  # "deathtouch 死触": 死触 死触
 
-            query = bilingual.in_translation(self, edition or self.edition(lang=own).id, query)
+            query = bilingual.in_translation(read, edition or read.edition(lang=own).id, query)
         found = search.search(
-            self,
+            read,
             query,
             edition=edition,
             all_editions=all_editions,
@@ -388,14 +621,16 @@ class Library(reader.Library):
             document=document,
         )
         if self.waits:  # ranked as the complete library ranks: by what its index holds of the
-            self.every_edition(found.lang)  # words (not `browse`, as one types: from what is)
+            read.every_edition(found.lang)  # words (not `browse`, as one types: from what is)
         if parallel:
-            from crlookup import bilingual
-
-            twins = bilingual.counterparts(self, found.hits, found.lang, parallel)
             import dataclasses
 
+            from crlookup import bilingual
+
+            twins = bilingual.counterparts(read, found.hits, found.lang, parallel)
             found = dataclasses.replace(found, parallel=parallel, counterparts=twins)
+        if or_card and self._card_instead(found, query):  # no hit has every word: a card?
+            return self.card(query)
         return found
 
     @_healing
@@ -404,9 +639,13 @@ class Library(reader.Library):
         glossary is also searched through the English names of its terms."""
         from crlookup.features import definitions
 
-        edition = self.edition_id(edition, lang)
-        found = definitions.lookup(self, term, lang, edition)
-        if not found.found and self.edition(found.edition).lang != "en":
+        term = term.strip()
+        if not term:
+            raise BadInput(_("define: expected a term"))
+        read = self.reader
+        edition = read.edition_id(edition, lang)
+        found = definitions.lookup(read, term, lang, edition)
+        if not found.found and read.edition(found.edition).lang != "en":
             import dataclasses
 
             from crlookup import bilingual
@@ -414,12 +653,12 @@ class Library(reader.Library):
 
             # an English term: the glossary entry of the translation's term for it (define
             # deathtouch --lang zh: 死触), else its rule in the translation
-            named = bilingual.terms(self, found.edition).translated.get(fold(term))
-            by_name = definitions.lookup(self, named, None, found.edition) if named else None
+            named = bilingual.terms(read, found.edition).translated.get(fold(term))
+            by_name = definitions.lookup(read, named, None, found.edition) if named else None
             if by_name and any(d.entry for d in by_name.found):
                 found = dataclasses.replace(found, found=by_name.found)
             else:
-                carried = bilingual.definitions_through_english(self, found.edition, term)
+                carried = bilingual.definitions_through_english(read, found.edition, term)
                 found = dataclasses.replace(found, found=tuple(carried))
         if not found.found:
             raise definitions.not_found(found)
@@ -427,19 +666,26 @@ class Library(reader.Library):
 
     @_healing
     def diff(
-        self, old: str, new: str, section: str | None = None, words: bool = True
+        self, old: str, new: str, section: str | None = None, summary: bool = False
     ) -> EditionDiff:
-        """What changed from edition `old` to `new` (`crlookup diff`)."""
+        """What changed from edition `old` to `new` (`crlookup diff`); with `summary`, the
+        counts of each kind of change per section, not the changed words."""
         from crlookup.features import diff
 
-        return diff.diff(self, self.edition(old).id, self.edition(new).id, section, words)
+        read = self.reader
+        found = diff.diff(read, read.edition(old).id, read.edition(new).id, section, not summary)
+        if summary:
+            import dataclasses
+
+            found = dataclasses.replace(found, summary=True)
+        return found
 
     @_healing
     def history(self, number: str, edition: str | None = None) -> History:
         """Rule `number` through every edition of its language (`crlookup history`)."""
         from crlookup.features import history
 
-        return history.history(self, number, edition)
+        return history.history(self.reader, number, edition)
 
     @_healing
     def ask(
@@ -458,95 +704,40 @@ class Library(reader.Library):
         of another language), each answer is carried to its counterpart there, and says so.
         With `parallel`, each answer's counterpart in that language is given beside it.
         """
+        from crlookup import bilingual
         from crlookup.features import ask
 
+        question = question.strip()
+        if not question:
+            raise BadInput(_("ask: expected a question"))
+        read = self.reader
         own = ask.detect_lang(question)
-        target = self.edition(edition, lang=lang or own)
-        searched = target if target.lang == own else self.edition(lang=own)
+        target = read.edition(edition, lang=lang or own)
+        searched = target if target.lang == own else read.edition(lang=own)
         if own in ask.THROUGH_ENGLISH:
-            asked = self._ask_in_english(question, searched.id, target.id, limit)
+            asked = bilingual.ask_in_english(read, question, searched.id, target.id, limit)
         else:
-            asked = ask.ask(self, question, searched.id, limit)
+            asked = ask.ask(read, question, searched.id, limit)
             if searched.id != target.id and asked.searched == searched.id:  # not another doc's
-                asked = asked._replace(answers=self._carry(asked.answers, target.id))
+                asked = asked._replace(answers=bilingual.carry(read, asked.answers, target.id))
         if parallel:
-            asked = asked._replace(beside=self._beside(asked.answers, parallel))
+            asked = asked._replace(beside=bilingual.beside(read, asked.answers, parallel))
         return asked
-
-    def _beside(self, answers: list, lang: str) -> tuple:
-        """Each answer's counterpart in language `lang` ((edition, Rule), or None), from the
-        edition of that language nearest in date (the same date where there is one)."""
-        from crlookup import bilingual
-
-        self.edition(lang=lang)  # NotFound if the library has no edition in that language
-        out = []
-        for a in answers:
-            found = None
-            if self.edition(a.edition).document == "cr":
-                found = bilingual.counterpart_edition(self, a.edition, a.number, lang)
-            rule = self.get(*found) if found else None
-            out.append((found[0], rule) if found and rule else None)
-        return tuple(out)
-
-    def _ask_in_english(self, question: str, searched: str, target: str, limit: int) -> Asked:
-        """A question in a language `ask` reads through English (`THROUGH_ENGLISH`): read in
-        the English terms of the rules (crlookup.bilingual.read_in_english), answered from
-        the English original of edition `searched` (the translation of the question's
-        language) with the model reading the question as asked, and carried to `target`."""
-        from crlookup import bilingual
-        from crlookup.features import ask
-
-        twin = bilingual.english_twin(self, searched)
-        if twin is None:
-            raise NotFound(
-                _("no English edition of the date of {edition} to read the question with").format(
-                    edition=searched
-                )
-            )
-        english, read = bilingual.read_in_english(self, searched, question)
-        asked = ask.ask(self, english, twin, limit, asked_as=question)
-        asked = asked._replace(read_as=(*read, *asked.read_as))
-        if asked.searched == twin and target != twin:
-            asked = asked._replace(answers=self._carry(asked.answers, target))
-        return asked
-
-    def _carry(self, answers: list, target: str) -> list:
-        """`ask`'s answers as the counterpart rules of edition `target` (kept as they are,
-        saying so, where there is none)."""
-        from crlookup import bilingual
-        from crlookup.core.i18n import _
-        from crlookup.features.ask import Answer, title
-
-        out = []
-        for a in answers:
-            number = bilingual.carried(self, a.edition, a.number, target)
-            rule = self.get(target, number) if number else None
-            if rule is None:
-                missing = _("no counterpart in {edition}").format(edition=target)
-                out.append(a._replace(why=(*a.why, missing)))
-                continue
-            note = _("the counterpart of {edition} {number}").format(
-                edition=a.edition, number=a.number
-            )
-            why = (*a.why, note)
-            out.append(
-                Answer(target, rule.number, title(self, target, rule), rule.text, a.score, why)
-            )
-        return out
 
     @_healing
     def card(self, name: str, edition: str | None = None, lang: str | None = None) -> CardLookup:
         """A card's Oracle text and the rules behind it (`crlookup card`)."""
         from crlookup.features import card_rules
 
-        return card_rules.lookup(self, name, edition, lang)
+        return card_rules.lookup(self.reader, name, edition, lang)
 
     @_healing
     def export(self, edition: str) -> list[dict]:
         """Every entry of an edition, then its glossary, as `crlookup export` writes them."""
-        edition = self.edition(edition).id
-        out = [r.to_dict(edition) for r in self.entries(edition)]
-        return out + [g.to_dict(edition) for g in self.glossary(edition)]
+        read = self.reader
+        edition = read.edition(edition).id
+        out = [r.to_dict(edition) for r in read.entries(edition)]
+        return out + [g.to_dict(edition) for g in read.glossary(edition)]
 
 
 def _rebuilt(
@@ -580,6 +771,7 @@ def open(
     being rebuilt."""
     from crlookup.builder import pipeline
     from crlookup.core.paths import home as default_home
+    from crlookup.library.database import printable
 
     root = home or default_home()
     try:
@@ -588,8 +780,237 @@ def open(
         if not heal:
             raise
         if notice:
-            notice(e.part, e.detail)
+            notice(e.part, printable(e.detail))
         found = _rebuilt(root, os.path.dirname(e.path), e.part, e.detail, progress)
-    lib = Library(found.path, found.db, root, progress, notice, heals=heal)
-    lib.stale = found.stale
-    return lib
+    return Library(found, root, progress, notice, heals=heal)
+
+
+# ------------------------------------------------------------------------ the library home
+
+
+def adding_older_editions(label: str) -> bool:
+    """Whether a build's progress `label` is a wait for the older editions being added in
+    the background (rather than a build of the library)."""
+    from crlookup.builder.pipeline import ADDING
+
+    return label == ADDING
+
+
+def grow_failure(home: str | None = None) -> str | None:
+    """Why adding the older editions in the background failed lately (or would fail now: a
+    home that cannot be written), or None."""
+    from crlookup.builder import pipeline
+    from crlookup.core.paths import home as default_home
+
+    return pipeline.grow_failure(home or default_home())
+
+
+def current(home: str | None = None) -> str | None:
+    """The folder of the library in use in `home` (None: none has been built)."""
+    from crlookup.core.paths import home as default_home
+    from crlookup.library import home as homes
+
+    return homes.current(home or default_home())
+
+
+def edition_ids(home: str | None = None) -> list[tuple[str, str, str]]:
+    """(id, language, document) of each edition of the library in use, newest first, read
+    without building one (none yet: none): for shell completion."""
+    from crlookup.core.paths import home as default_home
+    from crlookup.library import home as homes
+
+    return homes.edition_ids(home or default_home())
+
+
+def stamp(path: str) -> dict:
+    """What the library at `path` records of how it was built: the crlookup version and the
+    database schema ("version", "schema"), its sources; an OSError or sqlite3.Error if it
+    cannot be read."""
+    import contextlib
+
+    from crlookup.builder import manifest
+    from crlookup.library.database import open_db
+
+    with contextlib.closing(open_db(path)) as db:
+        return manifest.stamp_of(db)
+
+
+def compatible(path: str) -> bool:
+    """Whether this crlookup reads the library at `path` (built by this version, with this
+    database schema): a server takes up a new library without a restart only then."""
+    import sqlite3
+
+    from crlookup.library.database import SCHEMA
+    from crlookup.version import __version__
+
+    try:
+        found = stamp(path)
+    except (sqlite3.Error, ValueError, OSError):
+        return False  # (a build is not made current before it is complete: damaged)
+    return found.get("version") == __version__ and found.get("schema") == SCHEMA
+
+
+def storage_error(error: OSError, home: str | None = None) -> StorageError | None:
+    """The one line for an OSError in the library home (a full disk, a read-only home), or
+    None for another error, or one about a file elsewhere."""
+    from crlookup.core.paths import home as default_home
+    from crlookup.library import home as homes
+
+    return homes.storage_error(error, home or default_home())
+
+
+class Rebuilt(NamedTuple):
+    """What `crlookup rebuild` made: the new library's folder, its editions, the ids of those
+    the user added, and the older editions still to come."""
+
+    path: str
+    editions: int
+    yours: tuple[str, ...]
+    pending: int
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "editions": self.editions, "yours": list(self.yours),
+                "pending": self.pending}  # fmt: skip
+
+
+def rebuild(home: str | None = None, progress: Progress | None = None) -> Rebuilt:
+    """Build the library again from its sources, the shipped editions and the user's own,
+    nothing of the current library reused (`crlookup rebuild`); atomic like every build: until
+    it is done, the current library answers."""
+    from crlookup.builder import pipeline
+    from crlookup.core.paths import home as default_home
+
+    lib = pipeline.rebuild(home or default_home(), progress=progress, first=None)
+    try:
+        infos = lib.editions(None)
+        yours = tuple(e.id for e in infos if e.origin == "user")
+        return Rebuilt(lib.path, len(infos), yours, lib.pending)
+    finally:
+        lib.close()
+
+
+class Checkup(NamedTuple):
+    """What `crlookup doctor` found: every part of the library at `path` checked, and the older
+    editions still to come (`pending`) with why they could not be added (`pending_error`)."""
+
+    path: str
+    parts: tuple[Finding, ...]
+    pending: int
+    pending_error: str | None
+
+    @property
+    def damaged(self) -> list[Finding]:
+        return [f for f in self.parts if f.damage]
+
+    @property
+    def ok(self) -> bool:
+        return not self.damaged and not self.pending_error
+
+    def to_dict(self) -> dict:
+        return {"path": self.path, "ok": self.ok, "parts": [f.to_dict() for f in self.parts],
+                "pending": self.pending, "pending_error": self.pending_error}  # fmt: skip
+
+    def problem(self) -> str | None:
+        """The one line that says what is wrong, if something is (doctor then exits 1)."""
+        bad = self.damaged
+        if bad:
+            return ngettext(
+                "{count} part of the library is damaged: run `crlookup rebuild`",
+                "{count} parts of the library are damaged: run `crlookup rebuild`",
+                len(bad),
+            ).format(count=len(bad))
+        if self.pending_error:
+            return ngettext(
+                "{count} older edition could not be added: {reason}",
+                "{count} older editions could not be added: {reason}",
+                self.pending,
+            ).format(count=self.pending, reason=self.pending_error)
+        return None
+
+
+def doctor(home: str | None = None) -> Checkup:
+    """Every part of the library in use checked (`crlookup doctor`); `NotFound` if there is
+    none yet."""
+    from crlookup.builder import doctor as health
+    from crlookup.builder import pipeline
+    from crlookup.core.paths import home as default_home
+    from crlookup.library import home as homes
+
+    root = home or default_home()
+    path = homes.current(root)
+    if path is None:
+        raise NotFound(_("no library in {home} yet: any command builds it").format(home=root))
+    found = health.check(path)
+    count, failed = pipeline.pending(root, path)
+    return Checkup(path, tuple(found), count, failed)
+
+
+class Ingested(NamedTuple):
+    """The editions `crlookup ingest` added."""
+
+    editions: tuple[EditionInfo, ...]
+
+    def to_dict(self) -> list[dict]:
+        return [e.to_dict() for e in self.editions]
+
+
+def ingest(
+    path: str,
+    *,
+    id: str | None = None,
+    lang: str | None = None,
+    date: str | None = None,
+    home: str | None = None,
+    progress: Progress | None = None,
+) -> Ingested:
+    """Add a user's edition file to the library (`crlookup ingest`): `id`, `lang` and `date`
+    say what the file does not; the library is rebuilt with it, atomically."""
+    from crlookup.builder.ingest import ingest as adding
+
+    if date:
+        import datetime
+
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise BadInput(
+                _("--date: expected YYYY-MM-DD, found {found!r}").format(found=date)
+            ) from None
+    options = {k: v for k, v in {"id": id, "lang": lang, "date": date}.items() if v}
+    return Ingested(tuple(adding(path, options, home, progress=progress)))
+
+
+def update(
+    source: str | None = None, home: str | None = None, progress: Progress | None = None
+) -> Update:
+    """The current Comprehensive Rules from Wizards (or from `source`, a URL or a file) added
+    to the library if they are new (`crlookup update`)."""
+    from crlookup.builder import update as updating
+
+    return updating.update(source, home, progress=progress)
+
+
+__all__ = [
+    "Checkup",
+    "EditionList",
+    "Ingested",
+    "Library",
+    "Note",
+    "Rebuilt",
+    "Route",
+    "Typed",
+    "Unresolved",
+    "adding_older_editions",
+    "compatible",
+    "current",
+    "doctor",
+    "edition_ids",
+    "grow_failure",
+    "ingest",
+    "languages",
+    "open",
+    "rebuild",
+    "stamp",
+    "storage_error",
+    "update",
+]

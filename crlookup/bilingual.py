@@ -10,13 +10,15 @@ edition each side comes from, so the reader knows the texts may differ.
 `parallel` is `rule --parallel` (a rule and its subrules beside their counterparts);
 `counterparts` gives `search --parallel` each hit's counterpart; `definitions_through_english`
 finds a term a translation's glossary lacks through the English one (`define --lang ru`);
-`carried` gives `ask` each answer's counterpart in the language asked for.
+`carried` gives `ask` each answer's counterpart in the language asked for (`carry` replaces
+the answers with them, `beside` puts them beside the answers: ask --lang, ask --parallel).
 
 The other way, from a translation to English: `terms` pairs a translation's terms with the
 English ones of the edition of the same date (titles by number, glossary terms in glossary
 order), so that `read_in_english` reads a Chinese question in the English terms of the rules
 (`ask` answers it through English) and `in_translation` reads an English term in a Chinese
-query as the Chinese term (`search deathtouch 死触`).
+query as the Chinese term (`search deathtouch 死触`); `ask_in_english` is how a Chinese
+question is asked.
 """
 
 from __future__ import annotations
@@ -366,3 +368,64 @@ def in_translation(lib: Library, edition: str, query: str) -> str:
             out.append(words[i])
             i += 1
     return "".join(out)
+
+
+# ------------------------------------------------------------------ ask in another language
+
+
+def ask_in_english(lib: Library, question: str, searched: str, target: str, limit: int):
+    """`ask` for a question in a language it reads through English (`THROUGH_ENGLISH`): read
+    in the English terms of the rules (`read_in_english`), answered from the English original
+    of edition `searched` (the translation of the question's language) with the model reading
+    the question as asked, and carried to `target`."""
+    from crlookup.core.errors import NotFound
+    from crlookup.core.i18n import _
+    from crlookup.features import ask
+
+    twin = english_twin(lib, searched)
+    if twin is None:
+        raise NotFound(
+            _("no English edition of the date of {edition} to read the question with").format(
+                edition=searched
+            )
+        )
+    english, read = read_in_english(lib, searched, question)
+    asked = ask.ask(lib, english, twin, limit, asked_as=question)
+    asked = asked._replace(read_as=(*read, *asked.read_as))
+    if asked.searched == twin and target != twin:
+        asked = asked._replace(answers=carry(lib, asked.answers, target))
+    return asked
+
+
+def carry(lib: Library, answers: list, target: str) -> list:
+    """`ask`'s answers as the counterpart rules of edition `target` (kept as they are,
+    saying so, where there is none)."""
+    from crlookup.core.i18n import _
+    from crlookup.features.ask import Answer, title
+
+    out = []
+    for a in answers:
+        number = carried(lib, a.edition, a.number, target)
+        rule = lib.get(target, number) if number else None
+        if rule is None:
+            missing = _("no counterpart in {edition}").format(edition=target)
+            out.append(a._replace(why=(*a.why, missing)))
+            continue
+        note = _("the counterpart of {edition} {number}").format(edition=a.edition, number=a.number)
+        why = (*a.why, note)
+        out.append(Answer(target, rule.number, title(lib, target, rule), rule.text, a.score, why))
+    return out
+
+
+def beside(lib: Library, answers: list, lang: str) -> tuple:
+    """Each of `ask`'s answers' counterpart in language `lang` ((edition, Rule), or None),
+    from the edition of that language nearest in date (the same date where there is one)."""
+    lib.edition(lang=lang)  # NotFound if the library has no edition in that language
+    out = []
+    for a in answers:
+        found = None
+        if lib.edition(a.edition).document == "cr":
+            found = counterpart_edition(lib, a.edition, a.number, lang)
+        rule = lib.get(*found) if found else None
+        out.append((found[0], rule) if found and rule else None)
+    return tuple(out)

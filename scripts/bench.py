@@ -82,12 +82,12 @@ ROUTED_EXTRA_S = 0.005
 CHOOSING = r"""
 import json, sys, time
 from crlookup import api
-from crlookup.ui import cli
+from crlookup.ui.cli.anything import routed_note
 lib = api.open()
 before = set(sys.modules)
 t = time.perf_counter()
 route = lib.route(sys.argv[1])
-cli.routed_note(route, sys.argv[1], [])
+routed_note(route, sys.argv[1], [])
 seconds = time.perf_counter() - t
 print(json.dumps({"command": route.command, "seconds": seconds,
                   "imported": sorted(set(sys.modules) - before)}))
@@ -139,7 +139,7 @@ t.append(time.perf_counter())
 found = ix.search("deathtouch trample", editions=(lib.edition().id,))
 snippets = [ix.snippet(h) for h in found.hits]
 t.append(time.perf_counter())
-from crlookup.ui import render
+from crlookup.ui.render import text
 t.append(time.perf_counter())
 names = ["import click + crlookup.ui.cli", "open the library", "import whoosh",
          "open the index", "query + snippets", "import rich (render)"]
@@ -155,9 +155,9 @@ print(json.dumps({n: (b - a) * 1000 for n, a, b in zip(names, t, t[1:])}))
 # sleeps of `wait_for_idle`).
 BROWSE = r"""
 import asyncio, json, sys, time
-import crlookup.ui.cli
+from crlookup.ui.cli.command import open_library
 
-lib = crlookup.ui.cli.open_library()
+lib = open_library()
 from crlookup.ui.browse import Browser
 
 app = Browser(lib, "702.19")

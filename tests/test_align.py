@@ -11,6 +11,8 @@ from crlookup.core.model import Reference, Rule, Source
 from crlookup.features import history
 from crlookup.library.alignments import align_editions
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 
 def pairs(library, old, new):
     return {m.old: m for m in align_editions(library, old, new) if m.old}
@@ -18,7 +20,7 @@ def pairs(library, old, new):
 
 @pytest.fixture(scope="module")
 def rewrite(library):
-    return pairs(library, "en-2009-02-01", "en-2009-07-11")
+    return pairs(library.reader, "en-2009-02-01", "en-2009-07-11")
 
 
 @pytest.mark.parametrize(
@@ -34,14 +36,14 @@ def test_deathtouch_changed_but_same_rule(rewrite):
 
 
 def test_2013_to_2024(library):
-    m = pairs(library, "en-2013-11-01", "en-2024-07-30")
+    m = pairs(library.reader, "en-2013-11-01", "en-2024-07-30")
     assert (m["111.1"].new, m["111.1"].kind) == ("112.1", "moved")
     assert (m["120.4"].new, m["120.4"].kind) == ("121.4", "moved")
     assert m["702.2b"].new == "702.2c" and m["702.2c"].new == "702.2b"
 
 
 def test_identity(library):
-    ms = align_editions(library, "en-2026-08-07", "en-2026-08-07")
+    ms = align_editions(library.reader, "en-2026-08-07", "en-2026-08-07")
     assert {m.kind for m in ms} == {"unchanged"}
     assert all(m.old == m.new for m in ms)
 
@@ -175,7 +177,7 @@ def test_plain_marks_keeps_the_words_in_place(text):
 
 
 def test_history_across_2009(library):
-    steps = history.timeline(library, "en-2026-08-07", "702.2")
+    steps = history.timeline(library.reader, "en-2026-08-07", "702.2")
     # deathtouch came with Future Sight (2007) at 502.63, and became 702.2 in July 2009
     assert (steps[0].edition, steps[0].number, steps[0].change) == (
         "en-2007-05-01",
@@ -193,14 +195,14 @@ def test_history_across_2009(library):
 
 
 def test_history_of_a_moved_rule(library):
-    steps = {s.edition: s for s in history.timeline(library, "en-2026-08-07", "112.1")}
+    steps = {s.edition: s for s in history.timeline(library.reader, "en-2026-08-07", "112.1")}
     assert steps["en-2019-05-03"].number == "111.1"
     assert steps["en-2019-07-12"].number == "112.1" and steps["en-2019-07-12"].change == "moved"
     assert steps["en-2009-07-11"].change == "added"
 
 
 def test_history_of_a_section(library):
-    steps = history.timeline(library, "en-2026-08-07", "702")
+    steps = history.timeline(library.reader, "en-2026-08-07", "702")
     assert steps[0].edition == "en-2009-07-11" and steps[0].change == "added"
     assert steps[0].date == "2009-07-11" and steps[0].main
     assert {s.change for s in steps[1:]} == {"unchanged"}

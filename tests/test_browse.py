@@ -23,6 +23,8 @@ from textual.widgets import Input, OptionList, Static
 
 from crlookup.ui.browse import Browser, KeysScreen, PickScreen, Place
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 NEWEST = "en-2026-08-07"
 SIZE = (80, 24)
 

@@ -7,12 +7,14 @@ import pytest
 
 from crlookup.features import card_rules
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 EDITION = "en-2026-08-07"
 
 
 @pytest.fixture(scope="module")
 def cards(library):
-    return library.cards()
+    return library.reader.cards()
 
 
 def linked(library, cards, name: str, edition: str = EDITION) -> dict[str, tuple[str, str]]:
@@ -37,27 +39,30 @@ def linked(library, cards, name: str, edition: str = EDITION) -> dict[str, tuple
     ],
 )
 def test_keywords_link_to_their_rule(library, cards, card, keyword, number):
-    assert linked(library, cards, card)[keyword] == ("keyword", number)
+    assert linked(library.reader, cards, card)[keyword] == ("keyword", number)
 
 
 def test_a_keyword_link_has_its_rules_first_sentence(library, cards):
-    reach = card_rules.links(library, EDITION, cards.card("Giant Spider"))[0]
+    reach = card_rules.links(library.reader, EDITION, cards.card("Giant Spider"))[0]
     assert (reach.kind, reach.title, reach.number) == ("keyword", "Reach", "702.17")
     # 702.17a only classifies it ("Reach is a static ability."): the next sentence says what it does
     assert reach.summary == (
         "Reach is a static ability. A creature with flying can’t be blocked "
         "except by creatures with flying and/or reach."
     )
-    persist = linked(library, cards, "Kitchen Finks")
+    persist = linked(library.reader, cards, "Kitchen Finks")
     assert persist["Persist"] == ("keyword", "702.79")
 
 
 def test_ability_and_flavor_words(library, cards):
     landfall = next(c for c in cards.all() if "Landfall" in c.keywords and c.layout == "normal")
-    assert linked(library, cards, landfall.name)["Landfall"] == ("ability word", "207.2c")
+    assert linked(library.reader, cards, landfall.name)["Landfall"] == ("ability word", "207.2c")
     domain = next(c for c in cards.all() if "Domain" in c.keywords)
-    assert linked(library, cards, domain.name)["Domain"] == ("ability word", "207.2c")
-    assert linked(library, cards, "Cid, Freeflier Pilot")["Jump"] == ("flavor word", "207.2d")
+    assert linked(library.reader, cards, domain.name)["Domain"] == ("ability word", "207.2c")
+    assert linked(library.reader, cards, "Cid, Freeflier Pilot")["Jump"] == (
+        "flavor word",
+        "207.2d",
+    )
 
 
 @pytest.mark.parametrize(
@@ -74,7 +79,7 @@ def test_ability_and_flavor_words(library, cards):
     ],
 )
 def test_types_link_to_their_rule(library, cards, card, type_, number):
-    assert linked(library, cards, card)[type_] == ("type", number)
+    assert linked(library.reader, cards, card)[type_] == ("type", number)
 
 
 @pytest.mark.parametrize(
@@ -87,7 +92,7 @@ def test_types_link_to_their_rule(library, cards, card, type_, number):
     ],
 )
 def test_layouts_link_to_their_rule(library, cards, card, layout, number):
-    assert linked(library, cards, card)[layout] == ("layout", number)
+    assert linked(library.reader, cards, card)[layout] == ("layout", number)
 
 
 @pytest.mark.parametrize(
@@ -109,43 +114,46 @@ def test_layouts_link_to_their_rule(library, cards, card, layout, number):
     ],
 )
 def test_terms_and_symbols_of_the_text(library, cards, card, written, kind, number):
-    assert linked(library, cards, card)[written] == (kind, number)
+    assert linked(library.reader, cards, card)[written] == (kind, number)
 
 
 def test_mana_value_and_cant_be_countered(library, cards):
-    spell_snare = linked(library, cards, "Spell Snare")
+    spell_snare = linked(library.reader, cards, "Spell Snare")
     assert spell_snare["mana value"] == ("term", "202.3")
     uncounterable = next(
         c for c in cards.all() if "can't be countered" in c.faces[0].text and c.layout == "normal"
     )
-    assert linked(library, cards, uncounterable.name)["countered"] == ("term", "701.6")
+    assert linked(library.reader, cards, uncounterable.name)["countered"] == ("term", "701.6")
 
 
 def test_each_rule_once_and_its_own_name_left_out(library, cards):
-    links = card_rules.links(library, EDITION, cards.card("Giant Spider"))
+    links = card_rules.links(library.reader, EDITION, cards.card("Giant Spider"))
     numbers = [(link.number, link.title) for link in links]
     assert len(numbers) == len(set(numbers))
     assert [link.name for link in links].count("Reach") == 1  # keyword and reminder text: once
-    flash = card_rules.links(library, EDITION, cards.card("Flash Conscription"))
+    flash = card_rules.links(library.reader, EDITION, cards.card("Flash Conscription"))
     assert "Flash" not in {link.name for link in flash if link.kind == "term"}
 
 
 def test_an_older_edition_links_its_own_numbers(library, cards):
-    assert linked(library, cards, "Giant Spider", "en-2009-02-01")["Reach"] == ("keyword", "502.70")
-    assert linked(library, cards, "Teferi, Hero of Dominaria", "en-2019-01-25")["exile"] == (
+    assert linked(library.reader, cards, "Giant Spider", "en-2009-02-01")["Reach"] == (
+        "keyword",
+        "502.70",
+    )
+    assert linked(library.reader, cards, "Teferi, Hero of Dominaria", "en-2019-01-25")["exile"] == (
         "term",
         "701.11",
     )
 
 
 def test_a_translation_links_through_its_english_names(library, cards):
-    links = card_rules.links(library, "ru-2019-01-25", cards.card("Giant Spider"))
+    links = card_rules.links(library.reader, "ru-2019-01-25", cards.card("Giant Spider"))
     reach = next(link for link in links if link.name == "Reach")
     assert (reach.number, reach.title) == ("702.17", "Захват")
 
 
 def test_digital_only_keywords_say_so(library, cards):
-    flockbringer = card_rules.links(library, EDITION, cards.card("Ace Flockbringer"))
+    flockbringer = card_rules.links(library.reader, EDITION, cards.card("Ace Flockbringer"))
     conjure = next(link for link in flockbringer if link.name == "Conjure")
     assert conjure.digital_only and not conjure.number
     assert conjure.to_dict()["digital_only"] is True
@@ -159,7 +167,7 @@ def test_nearly_every_card_has_every_keyword_linked(library, cards, golden):
     total = 0
     for card in cards.all():
         total += 1
-        for keyword in card_rules.unlinked(library, EDITION, card):
+        for keyword in card_rules.unlinked(library.reader, EDITION, card):
             unlinked.setdefault(keyword, []).append(card.name)
     missing = {name for names in unlinked.values() for name in names}
     assert 1 - len(missing) / total >= 0.989
@@ -171,7 +179,7 @@ def test_nearly_every_card_has_every_keyword_linked(library, cards, golden):
 def test_a_cards_rulings_newest_first_with_their_rules(library):
     """Blood Moon's four rulings, newest first, each with the rules it applies (numbers of the
     newest English edition: crlookup.features.rulings, tested there)."""
-    found = card_rules.lookup(library, "Blood Moon")
+    found = card_rules.lookup(library.reader, "Blood Moon")
     assert found.rulings_unavailable is None
     assert [(r.date, r.face) for r in found.rulings] == [("2018-03-16", "")] * 3 + [
         ("2017-09-29", "")
@@ -185,11 +193,11 @@ def test_a_cards_rulings_newest_first_with_their_rules(library):
 
 
 def test_every_faces_rulings(library):
-    turn_burn = card_rules.lookup(library, "Burn")
+    turn_burn = card_rules.lookup(library.reader, "Burn")
     assert turn_burn.card.name == "Turn // Burn"
     assert {r.face for r in turn_burn.rulings} == {"", "Turn"} and len(turn_burn.rulings) == 15
     # the rulings end in 2018: a card printed later, or one they do not name, has none
-    assert card_rules.lookup(library, "Fire // Ice").rulings == ()
-    assert card_rules.lookup(library, "Bonecrusher Giant").to_dict()["rulings"] == []
-    ambiguous = card_rules.lookup(library, "Teferi")
+    assert card_rules.lookup(library.reader, "Fire // Ice").rulings == ()
+    assert card_rules.lookup(library.reader, "Bonecrusher Giant").to_dict()["rulings"] == []
+    ambiguous = card_rules.lookup(library.reader, "Teferi")
     assert ambiguous.card is None and ambiguous.to_dict()["rulings"] == []

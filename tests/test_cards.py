@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from crlookup.core.errors import CardQueryError, QueryError
 from crlookup.core.names import check_name, name_key
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 
 @pytest.fixture(scope="module")
 def cards(library):
-    return library.cards()
+    return library.reader.cards()
 
 
 def test_every_card_is_in_the_library(cards):
@@ -27,7 +29,7 @@ def test_every_card_is_in_the_library(cards):
 def test_every_face_but_those_the_card_data_lacks(library, cards):
     """The faces file completes 426 of the 446 incomplete cards; the 20 it lacks (its
     faces-missing list) stay marked, and the library records both counts."""
-    status = library.meta("cards")
+    status = library.reader.meta("cards")
     assert status["faces"] == {"file": "cards-faces.jsonl", "completed": 426, "incomplete": 20}
     assert sum(c.faces_incomplete for c in cards.all()) == 20
     assert cards.card("Who // What // When // Where // Why").faces_incomplete
@@ -61,7 +63,7 @@ def test_every_face_but_those_the_card_data_lacks(library, cards):
 )
 def test_whether_words_name_a_card(library, typed, names):
     """`crlookup <anything>` asks it of words before searching them, from the names alone."""
-    assert library.names_card(typed) is names
+    assert library.reader.names_card(typed) is names
 
 
 @given(
@@ -75,7 +77,7 @@ def test_names_card_agrees_with_the_card_features(library, cards, name):
         named = len(name_key(name)) >= 3 and cards.named(name) is not None
     except CardQueryError:
         named = False
-    assert library.names_card(name) is named
+    assert library.reader.names_card(name) is named
 
 
 @pytest.mark.parametrize(
@@ -99,7 +101,7 @@ def test_rulings_newest_first(library, cards):
     assert [r.date for r in moon] == ["2018-03-16"] * 3 + ["2017-09-29"]
     assert moon[0].text.startswith('If a nonbasic land has an ability that triggers "when" it')
     assert {r.name for r in moon} == {""}
-    status = library.meta("cards")["rulings"]
+    status = library.reader.meta("cards")["rulings"]
     # 31,564 rulings under 10,104 names; 10,086 of the names a card's or a face's (the rest
     # Un-set variants, "Sly Spy (a)"); a split card's halves are one card, and a ruling given
     # under both halves is the card's once

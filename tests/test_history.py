@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import run
 
 from crlookup.features import history
 from crlookup.library.alignments import stored
+
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
 
 NEWEST = "en-2026-08-07"
 
@@ -21,7 +24,7 @@ def test_the_july_2009_merge_is_stored(library):
     """502.9b (trample's damage assignment), 502.9d (only toughness counts) and 502.9e (its
     example of attackers without trample) became one reworded 702.17b: no one of them is that
     rule, so 702.17b is new, and each of the three is merged into it."""
-    matches = stored(library, "en-2009-05-01", "en-2009-07-11")
+    matches = stored(library.reader, "en-2009-05-01", "en-2009-07-11")
     assert matches is not None
     into = {m.old: m.new for m in matches if m.kind == "merged" and m.new == "702.17b"}
     assert into == {"502.9b": "702.17b", "502.9d": "702.17b", "502.9e": "702.17b"}
@@ -30,7 +33,7 @@ def test_the_july_2009_merge_is_stored(library):
 
 
 def test_history_follows_a_merge_back(library):
-    steps = steps_of(library, "702.19b")
+    steps = steps_of(library.reader, "702.19b")
     july = steps["en-2009-07-11"]
     assert (july.number, july.change, july.previous) == (
         "702.17b",
@@ -40,7 +43,7 @@ def test_history_follows_a_merge_back(library):
     assert july.merged_from == ("502.9b", "502.9d", "502.9e")
     assert july.noteworthy
     # followed back through 502.9b, to where 502.9b first appears
-    first = history.timeline(library, NEWEST, "702.19b")[0]
+    first = history.timeline(library.reader, NEWEST, "702.19b")[0]
     assert (first.edition, first.number, first.change) == ("en-2003-03-15", "502.9b", "added")
     assert steps["en-2009-05-01"].number == "502.9b"
     assert steps["en-2007-10-01"].change == "changed"  # "the player or planeswalker"
@@ -64,7 +67,7 @@ def test_history_of_a_merged_rule_says_so():
 
 def test_a_merged_rule_followed_forwards(library):
     """From 502.9d of 2009 on: merged into 702.17b, and 702.19b from then on."""
-    steps = {s.edition: s for s in history.timeline(library, "en-2009-05-01", "502.9d")}
+    steps = {s.edition: s for s in history.timeline(library.reader, "en-2009-05-01", "502.9d")}
     july = steps["en-2009-07-11"]
     assert (july.number, july.change, july.previous) == (
         "702.17b",
@@ -78,7 +81,7 @@ def test_a_merged_rule_followed_forwards(library):
 def test_history_follows_a_split(library):
     """In July 2018 106.4a's first sentence (announcing the mana in a pool when passing
     priority) became 106.4b; its second stayed 106.4a."""
-    b = steps_of(library, "106.4b")
+    b = steps_of(library.reader, "106.4b")
     split = b["en-2018-07-13"]
     assert (split.change, split.previous, split.split_from) == (
         "split",
@@ -86,7 +89,7 @@ def test_history_follows_a_split(library):
         ("106.4a",),
     )
     assert b["en-2017-09-25"].number == "106.4a"  # followed back through the rule it left
-    a = steps_of(library, "106.4a")["en-2018-07-13"]
+    a = steps_of(library.reader, "106.4a")["en-2018-07-13"]
     assert (a.number, a.change, a.split_into) == ("106.4a", "changed", ("106.4a", "106.4b"))
     assert a.noteworthy
     assert "2018-07-13  en-2018-07-13         106.4b  split from 106.4a (+23 −0)" in (
@@ -105,7 +108,7 @@ def told(step) -> set:
 
 
 def test_history_of_a_rule_tells_its_subrules(library):
-    steps = steps_of(library, "702.19")
+    steps = steps_of(library.reader, "702.19")
     assert told(steps["en-2018-07-13"]) == {("changed", "702.19b", "702.19b")}
     assert told(steps["en-2021-06-09"]) == {
         ("added", None, "702.19c"),
@@ -138,7 +141,9 @@ def test_history_of_a_rule_tells_its_subrules(library):
     assert not steps["en-2014-02-01"].subrules
     assert "502.9b" not in {c.number for c in steps["en-2003-07-01"].subrules}
     # since 2013 its own words never changed; its subrules did, in these editions
-    since = [s for s in history.timeline(library, NEWEST, "702.19") if s.date >= "2013-07-13"]
+    since = [
+        s for s in history.timeline(library.reader, NEWEST, "702.19") if s.date >= "2013-07-13"
+    ]
     assert {s.change for s in since if s.main} == {"moved", "unchanged"}
     assert [s.edition for s in since if s.main and s.subrules] == [
         "en-2018-07-13",
@@ -173,7 +178,7 @@ def test_history_of_a_rule_shows_its_subrules():
 
 
 def test_history_of_a_section_tells_its_rules(library):
-    steps = steps_of(library, "702")
+    steps = steps_of(library.reader, "702")
     april = told(steps["en-2010-04-23"])
     assert ("added", None, "702.83") in april and ("changed", "702.82a", "702.82a") in april
     assert "rules changed: 702.82a; added: 702.83, 702.83a" in run("history", "702").output

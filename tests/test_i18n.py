@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from crlookup.core import i18n
 from crlookup.ui.cli import cli
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -12,19 +12,21 @@ from hypothesis import strategies as st
 from crlookup.core.errors import QueryError
 from crlookup.library import index
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 NEWEST = ("en-2026-08-07",)
 
 
 @pytest.fixture(scope="module")
 def en(library):
-    ix = index.Index(library.index_path, "en")
+    ix = index.Index(library.reader.index_path, "en")
     yield ix
     ix.close()
 
 
 @pytest.fixture(scope="module")
 def ru(library):
-    ix = index.Index(library.index_path, "ru")
+    ix = index.Index(library.reader.index_path, "ru")
     yield ix
     ix.close()
 

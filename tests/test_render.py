@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 from rich.text import Text
 
-from crlookup.ui import render
+from crlookup.ui.render import ask
+from crlookup.ui.render import text as views
+from crlookup.ui.render.rule import RuleView
+
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
 
 
 def printed(renderable, width=40, **kw) -> str:
@@ -18,8 +23,8 @@ def printed(renderable, width=40, **kw) -> str:
 
 def test_rule_view_wraps_at_width(library):
     rule = library.get("en-2026-08-07", "702.2")
-    below = library.subtree("en-2026-08-07", "702.2")
-    text = printed(render.RuleView("en-2026-08-07", rule, below[:2]))
+    below = library.reader.subtree("en-2026-08-07", "702.2")
+    text = printed(RuleView("en-2026-08-07", rule, below[:2]))
     assert text == (
         "en-2026-08-07\n"
         "702.2 Deathtouch\n"
@@ -38,7 +43,7 @@ def test_rule_view_wraps_at_width(library):
 
 def test_examples_are_set_apart(library):
     rule = library.get("en-2026-08-07", "101.2")
-    text = printed(render.RuleView("en-2026-08-07", rule, []), width=60)
+    text = printed(RuleView("en-2026-08-07", rule, []), width=60)
     assert (
         "\n    Example: If one effect reads “You may play an additional\n    land this turn”"
         in text
@@ -47,32 +52,30 @@ def test_examples_are_set_apart(library):
 
 def test_no_colour_unless_a_terminal(library):
     rule = library.get("en-2026-08-07", "702.19a")
-    plain = printed(render.RuleView("en-2026-08-07", rule, []))
+    plain = printed(RuleView("en-2026-08-07", rule, []))
     assert "\x1b[" not in plain
-    coloured = printed(render.RuleView("en-2026-08-07", rule, []), force_terminal=True)
+    coloured = printed(RuleView("en-2026-08-07", rule, []), force_terminal=True)
     assert "\x1b[" in coloured
-    no_color = printed(
-        render.RuleView("en-2026-08-07", rule, []), force_terminal=True, no_color=True
-    )
+    no_color = printed(RuleView("en-2026-08-07", rule, []), force_terminal=True, no_color=True)
     assert "\x1b[3" not in no_color  # no colour codes (bold may stay)
 
 
 def test_glossary_terms_in_bold():
-    terms = render.GlossaryTerms(["Lethal Damage", "Creature", "Trample"])
+    terms = views.GlossaryTerms(["Lethal Damage", "Creature", "Trample"])
     text = Text("Assign lethal damage to each creature, then creatures again.")
-    render.GlossaryTerms.mark(terms, text, set())
+    views.GlossaryTerms.mark(terms, text, set())
     bold = [text.plain[s.start : s.end] for s in text.spans if s.style == "bold"]
     assert bold == ["lethal damage", "creature"]  # first occurrence of each, plural folded
 
 
 def test_refs_are_highlighted():
-    t = render.with_refs("See rules 601.2b and 702.19c, and section 8.")
+    t = views.with_refs("See rules 601.2b and 702.19c, and section 8.")
     refs = [t.plain[s.start : s.end] for s in t.spans]
     assert refs == ["601.2b", "702.19c", "8"]
 
 
 def test_search_snippet_markers():
-    t = render.marked("a \x01trample\x02 b")
+    t = views.marked("a \x01trample\x02 b")
     assert t.plain == "a trample b"
     assert [(t.plain[s.start : s.end], s.style) for s in t.spans] == [("trample", "bold reverse")]
 
@@ -113,7 +116,7 @@ def _asked():
 
 
 def test_answers_say_what_they_share_once_and_no_scores():
-    text = printed(render.AnswersView(_asked()), width=200)
+    text = printed(ask.AnswersView(_asked()), width=200)
     assert text.startswith(
         "Read as: block (glossary term 509)\nAll answers: words matched: blocking\n\n"
         "1. 509.1h Declare Blockers Step  en-2026-08-07\n"
@@ -132,15 +135,13 @@ def test_answers_say_what_they_share_once_and_no_scores():
 
 def test_brief_answers_fit_a_terminal():
     asked = _asked()
-    wide = printed(
-        render.BriefAnswersView(asked), width=200, force_terminal=True, color_system=None
-    )
+    wide = printed(ask.BriefAnswersView(asked), width=200, force_terminal=True, color_system=None)
     assert wide.splitlines()[0] == (
         "1. 509.1h Declare Blockers Step: A creature remains blocked even if all the creatures "
         "blocking it are removed."
     )
     lines = printed(
-        render.BriefAnswersView(asked), width=40, force_terminal=True, color_system=None
+        ask.BriefAnswersView(asked), width=40, force_terminal=True, color_system=None
     ).splitlines()
     assert [line[:10] for line in lines] == ["1. 509.1h ", "2. 509.1b ", "3. 509.1a "]
     assert all(len(line) == 40 and line.endswith("…") for line in lines), lines

@@ -10,6 +10,8 @@ import pytest
 from crlookup.features import rulings
 from crlookup.features.ask import rulings as reading
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 LABELLED = Path(__file__).resolve().parent / "data" / "ruling_links_labelled.jsonl"
 
 
@@ -37,7 +39,7 @@ def test_blood_moon_rulings_reach_the_rules_they_apply(library):
             'the land type Mountain and gain the ability "{T}: Add {R}."'
         ),
     ]
-    found = reading.link(library, texts, library.edition().id)
+    found = reading.link(library.reader, texts, library.edition().id)
     assert all(len(links) == reading.PER_RULING for links in found)
     linked = {n for links in found for n in links}
     assert any(_within(n, "305.7") for n in linked)
@@ -50,7 +52,7 @@ def test_first_link_precision_on_labelled_rulings(library):
     24 (0.60), one of the three for 32 (0.80), as measured when the labels were written."""
     labelled = [json.loads(line) for line in LABELLED.read_text(encoding="utf-8").splitlines()]
     assert len(labelled) == 40
-    found = reading.link(library, [r["text"] for r in labelled], library.edition().id)
+    found = reading.link(library.reader, [r["text"] for r in labelled], library.edition().id)
     first = sum(
         bool(links) and any(_within(links[0], g) for g in r["rules"])
         for r, links in zip(labelled, found)
@@ -64,9 +66,9 @@ def test_first_link_precision_on_labelled_rulings(library):
 @pytest.fixture
 def unread_links(library):
     """The library reads the shipped links afresh (as the test has them), and after it."""
-    library._memo.pop(("rulings", "links"), None)
+    library.reader._memo.pop(("rulings", "links"), None)
     yield library
-    library._memo.pop(("rulings", "links"), None)
+    library.reader._memo.pop(("rulings", "links"), None)
 
 
 def test_rules_for_without_shipped_links_is_empty(unread_links, monkeypatch):
@@ -78,7 +80,7 @@ def test_card_shows_each_ruling_with_the_shipped_rules_it_applies(library):
     """The shipped links (data/ruling-links.sqlite) give Blood Moon's rulings their rules."""
     from crlookup.features import card_rules
 
-    moon = card_rules.lookup(library, "Blood Moon")
+    moon = card_rules.lookup(library.reader, "Blood Moon")
     linked = {n for r in moon.rulings for n in r.rules}
     assert {"305.7", "614.12"} <= linked, linked
     assert all(r.rules for r in moon.rulings)
@@ -104,8 +106,10 @@ def test_each_ruling_ships_its_vector(library):
     from crlookup.features.ask.embedding import load_model
     from crlookup.features.ask.semantic import passage
 
-    moon = [r.text for r in library.cards().rulings(library.cards().card("Blood Moon"))]
-    shipped = rulings.vectors_for(library, moon)
+    moon = [
+        r.text for r in library.reader.cards().rulings(library.reader.cards().card("Blood Moon"))
+    ]
+    shipped = rulings.vectors_for(library.reader, moon)
     assert all(v is not None for v in shipped)
     stored = np.array([np.frombuffer(v[0], dtype=np.int8) * v[1] for v in shipped if v])
     fresh = library.memo(("ask", "model"), load_model).passage([passage(t) for t in moon])

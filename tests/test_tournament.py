@@ -11,6 +11,8 @@ from conftest import one_line, run
 
 from crlookup.core.documents import label
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 DATA = Path(__file__).resolve().parent / "data"
 
 

@@ -20,9 +20,6 @@ from crlookup.core.chinese import has_chinese
 from crlookup.core.numbers import rule_of
 
 KINDS = ("chapter", "section", "rule", "subrule")
-#: The kinds of a tournament document's entries (crlookup.core.documents): a section ("3"), a
-#: numbered entry ("3.1", "IPG 2.1", or a JAR case by its id) and an appendix ("MTR C").
-DOCUMENT_KINDS = ("section", "rule", "appendix")
 
 
 class Source(NamedTuple):

@@ -31,7 +31,6 @@ WRITTEN = re.compile(r"(?<![\w.])(\d{3}(?:\.\d+[a-z]*)?)\.?(?![\w.])")
 _LOOKALIKE_LETTERS = re.compile(r"\d{3}\.\d+[a-zасеорхук]+", re.IGNORECASE)
 #: Sections whose rules are named keyword actions and abilities (502: before July 2009).
 KEYWORD_SECTIONS = ("701", "702", "502")
-DASHES = "-‐‑‒–—―−"
 
 
 class RuleNumber(NamedTuple):

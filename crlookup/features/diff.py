@@ -53,7 +53,7 @@ class Change(NamedTuple):
 @dataclass(frozen=True)
 class EditionDiff:
     """What changed from edition `old` to `new` (at or below `section`, if given): the counts
-    per kind (`summary`), the changes in rule order, and the title of each section shown."""
+    per kind, the changes in rule order, and the title of each section shown."""
 
     old: str
     new: str
@@ -61,8 +61,12 @@ class EditionDiff:
     counts: dict
     changes: tuple[Change, ...]
     titles: dict
+    summary: bool = False  # the counts alone were asked for (diff --summary): its JSON is them
 
     def to_dict(self) -> dict:
+        if self.summary:
+            return self.counts
+
         def change(c: Change) -> dict:
             m = c.match
             return {

@@ -56,11 +56,6 @@ class Step(NamedTuple):
     split_into: tuple[str, ...] = ()  # what its predecessor was split into (it among them)
     subrules: tuple[SubruleChange, ...] = ()  # its subrules' changes (a section's: its rules')
 
-    @property
-    def worded(self) -> bool:
-        """Its words changed (not only quotes, spacing or the numbers it cites)."""
-        return bool(self.diff)
-
     def to_dict(self) -> dict:
         return {
             "edition": self.edition,

@@ -248,11 +248,12 @@ class CardResults(NamedTuple):
     corrections: list[tuple[str, str]]
     relaxed: bool  # no card has every word: cards with some of them
     rulings: bool = False  # the rulings' text was searched too
+    typed: str = ""  # the query as typed
 
-    def to_dict(self, query: str) -> dict:
-        """`search --cards --json` for `query` (as typed)."""
+    def to_dict(self) -> dict:
+        """`search --cards --json`."""
         return {
-            "query": query,
+            "query": self.typed,
             "searched": self.query,
             "corrections": [list(c) for c in self.corrections],
             "relaxed": self.relaxed,
@@ -658,6 +659,7 @@ class Cards:
         best first; phrases in quotes, AND, OR and NOT as in rules search; misspelled words
         are corrected to the nearest word the cards use. With `rulings`, a card one of whose
         rulings has them is found too, with that ruling."""
+        typed = query
         if len(query.split()) > MAX_WORDS:
             raise QueryError(f"a query of at most {MAX_WORDS} words, please")
         if rulings and self.rulings_unavailable:
@@ -672,7 +674,7 @@ class Cards:
             looser = _fts(query, every_word=False)
             if looser != expression:
                 hits, relaxed = self._run(looser, limit, rulings), True
-        return CardResults(hits, query, corrections, relaxed and bool(hits), rulings)
+        return CardResults(hits, query, corrections, relaxed and bool(hits), rulings, typed)
 
     def _run(self, expression: str, limit: int, rulings: bool = False) -> list[CardHit]:
         """The cards the FTS5 expression finds in their text (with `rulings`, also in their

@@ -173,8 +173,10 @@ class RuleLookup(NamedTuple):
     cited_by: tuple[str, ...]
     twins: tuple[Rule, ...] = ()
     document: str = "cr"
+    citation: Citation | None = None  # how to cite it, when asked for (rule --cite)
+    annotations: bool = False  # the judges' commentary is shown (rule --annotations)
 
-    def to_dict(self, annotations: bool = False, citation: Citation | None = None) -> dict:
+    def to_dict(self) -> dict:
         """The JSON of `crlookup rule`; with `annotations`, the judges' commentary beside
         each entry that has some (the annotated MTR); with `citation`, how to cite it."""
         data = {"document": self.document, **self.rule.to_dict(self.edition)}
@@ -182,9 +184,9 @@ class RuleLookup(NamedTuple):
         data["cited_by"] = list(self.cited_by)
         if self.twins:
             data["twins"] = [r.to_dict(self.edition) for r in self.twins]
-        if citation is not None:
-            data["citation"] = citation.to_dict()
-        if annotations:
+        if self.citation is not None:
+            data["citation"] = self.citation.to_dict()
+        if self.annotations:
             data["annotations"] = list(self.rule.annotations)
             for child, r in zip(data["children"], self.below):
                 child["annotations"] = list(r.annotations)
@@ -669,14 +671,6 @@ class Library:
             "SELECT * FROM glossary WHERE edition = ? AND term = ?", (edition, term)
         ).fetchone()
         return _glossary_entry(row) if row else None
-
-    def keyword_titles(self, edition: str) -> list[Rule]:
-        rows = self.db.execute(
-            "SELECT * FROM entries WHERE edition = ? AND twin = 0 AND number IN "
-            "(SELECT ref FROM names WHERE edition = ? AND kind = 'rule')",
-            (edition, edition),
-        )
-        return [_rule(r) for r in rows]
 
     def alignment_pairs(self) -> list[tuple[str, str]]:
         """The pairs of editions the build aligned (crlookup.core.alignment.chain)."""

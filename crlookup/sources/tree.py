@@ -100,17 +100,6 @@ class RuleTree:
         else:
             target.append(text.strip())
 
-    def append_to_last_paragraph(self, text: str) -> None:
-        """Join text onto the last paragraph without a break (a line split inside a sentence)."""
-        last = self.last
-        if last is None:
-            return
-        target = last.examples if last.examples else last.paragraphs
-        if target:
-            target[-1] += text
-        else:
-            target.append(text)
-
     def card(self, name: str) -> None:
         """A card name the source marks in the text of the current entry."""
         if self.last is not None and name not in self.last.cards:

@@ -9,9 +9,11 @@ from typing import NamedTuple
 from crlookup.core.errors import (
     BAD_INPUT,
     ArgumentError,
+    CardQueryError,
     CardsUnavailable,
     CrlookupError,
     NotFound,
+    QuestionError,
 )
 from crlookup.core.i18n import _
 
@@ -31,8 +33,16 @@ class Failed(NamedTuple):
         return {"error": self.message, "code": self.code, "suggestions": self.suggestions}
 
 
+#: The errors about a command's own argument (a question, a card's name): told after its name.
+ABOUT = ((QuestionError, "ask"), (CardQueryError, "card"))
+
+
 def failed(error: CrlookupError) -> Failed:
-    """How `error` is told: a NotFound with the nearest that exist."""
+    """How `error` is told: a NotFound with the nearest that exist; an error about a
+    question or a card's name after the command's name ("ask: the question is empty")."""
+    for kind, command in ABOUT:
+        if isinstance(error, kind):
+            return Failed(f"{command}: {error}", error.exit_code, [])
     if isinstance(error, NotFound):
         message = str(error)
         if error.suggestions:

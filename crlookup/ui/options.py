@@ -3,71 +3,22 @@ commands (crlookup.ui.cli), and the server reads them as its endpoints' paramete
 same names, types, limits, defaults and help (crlookup.ui.serve.endpoints).
 
 Each is a decorator for the command of its name (`@options.RULE`); `parameters(options.RULE)`
-lists the click parameters it adds, in order. How a command shows its answer (--json,
---pager) is the command line's own. click is imported here, for both, without two standard
-modules it would import for what crlookup never uses (`_import_click`).
+lists the click parameters it adds, in order; their names are those of the crlookup.api
+method that answers the command (`--edition` is `edition`). How a command shows its answer
+(--json, --pager) is the command line's own.
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from crlookup.core.errors import BadInput
-from crlookup.core.i18n import N_, _
-
-
-class _StandIn(types.ModuleType):
-    """A module imported for real when a name it lacks is first used."""
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):  # what the import system asks of a module (__path__, ...)
-            raise AttributeError(name)
-        if sys.modules.get(self.__name__) is self:
-            del sys.modules[self.__name__]
-        return getattr(__import__(self.__name__), name)
-
-
-def _cleandoc(doc: str) -> str:
-    """inspect.cleandoc, without importing inspect for an option's one-line help."""
-    if "\n" in doc or "\t" in doc:
-        return __import__("inspect").cleandoc(doc)
-    return doc.lstrip()
-
-
-def _import_click():
-    """click, imported without two standard modules it imports for what crlookup never uses:
-    `inspect` (with ast, dis, tokenize: ~6 ms), for `cleandoc` of each option's help, and
-    `uuid` (with platform: ~2 ms), for the UUID parameter type. While click is imported they
-    are stand-ins (as crlookup.library.index does for whoosh), removed right after: any other
-    import gets the real module, and so does click, on first use of a name the stand-in lacks."""
-    if "click" in sys.modules:
-        return sys.modules["click"]
-    stand_ins: dict[str, Any] = {}
-    if "inspect" not in sys.modules:
-        stand_ins["inspect"] = _StandIn("inspect")
-        stand_ins["inspect"].cleandoc = _cleandoc
-    if "uuid" not in sys.modules:
-        stand_ins["uuid"] = _StandIn("uuid")
-        stand_ins["uuid"].UUID = type("UUID", (), {})  # click.types: ParamType[uuid.UUID]
-    sys.modules.update(stand_ins)
-    try:
-        import click
-    finally:
-        for name, stand_in in stand_ins.items():
-            if sys.modules.get(name) is stand_in:
-                del sys.modules[name]
-        if "uuid" in stand_ins:
-            del stand_ins["uuid"].UUID  # click's uuid.UUID: the real one from now on
-    return click
-
+from crlookup.core.i18n import N_
 
 if TYPE_CHECKING:
     import click
 else:
-    click = _import_click()
+    from crlookup.ui import click
 
 
 def complete_edition(ctx, param, incomplete: str) -> list:
@@ -75,11 +26,10 @@ def complete_edition(ctx, param, incomplete: str) -> list:
     then the library's ids, newest first (none if no library is built yet)."""
     from click.shell_completion import CompletionItem
 
-    from crlookup.core import paths
+    from crlookup import api
     from crlookup.core.documents import PREFIX
-    from crlookup.library import home
 
-    found = home.edition_ids(paths.home())
+    found = api.edition_ids()
     prefixes = dict.fromkeys(
         lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
         for _id, lang, doc in found
@@ -100,35 +50,11 @@ def edition_option(help_text: str):
     document ("ru-latest", "mtr-2024-01-01"): crlookup.library.reader resolves them."""
     return click.option(
         "--edition",
-        "edition_id",
+        "edition",
         metavar="EDITION",
         help=help_text,
         shell_complete=complete_edition,
     )
-
-
-def languages(parallel: str) -> tuple[str, str]:
-    """`rule --parallel L1,L2`: the two languages; BadInput if it names not two different ones."""
-    langs = [x.strip() for x in parallel.split(",") if x.strip()]
-    if len(langs) != 2 or langs[0] == langs[1]:
-        raise BadInput(
-            _("--parallel: expected two languages such as en,ru, found {found!r}").format(
-                found=parallel
-            )
-        )
-    return langs[0], langs[1]
-
-
-def check_search(cards: bool, rulings: bool, **rules_options: Any) -> None:
-    """BadInput for `search` options that do not go together: --rulings without --cards, or
-    --cards with an option of the rules' (`rules_options`, by name: all_editions=True)."""
-    if rulings and not cards:
-        raise BadInput(_("--rulings searches the cards' rulings: use it with --cards"))
-    given = [f"--{name.replace('_', '-')}" for name, value in rules_options.items() if value]
-    if cards and given:
-        raise BadInput(
-            _("--cards cannot be combined with {options}").format(options=", ".join(given))
-        )
 
 
 def _options(*decorators: Callable) -> Callable:
@@ -155,7 +81,7 @@ def parameters(decorator: Callable) -> list[click.Parameter]:
 EDITIONS = _options(
     click.option(
         "--unresolved",
-        "unresolved_in",
+        "unresolved",
         metavar="EDITION",
         shell_complete=complete_edition,
         help=N_("List the cross-references of edition ID that name no entry of it."),
@@ -205,19 +131,19 @@ SEARCH = _options(
     click.option("--limit", type=click.IntRange(1, 500), default=10, show_default=True),
     click.option(
         "--parallel",
-        "other_lang",
+        "parallel",
         metavar="L",
         help=N_("Add each hit's counterpart in language L."),
     ),
     click.option(
         "--cards",
-        "in_cards",
+        "cards",
         is_flag=True,
         help=N_("Search the cards (names, types, Oracle text) instead of the rules."),
     ),
     click.option(
         "--rulings",
-        "in_rulings",
+        "rulings",
         is_flag=True,
         help=N_("With --cards: search the cards' rulings too."),
     ),
@@ -284,8 +210,8 @@ REFS = _options(
 )
 
 DIFF = _options(
-    click.argument("old_id", metavar="OLD", shell_complete=complete_edition),
-    click.argument("new_id", metavar="NEW", shell_complete=complete_edition),
+    click.argument("old", metavar="OLD", shell_complete=complete_edition),
+    click.argument("new", metavar="NEW", shell_complete=complete_edition),
     click.option(
         "--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702.")
     ),

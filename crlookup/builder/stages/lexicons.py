@@ -18,8 +18,6 @@ from crlookup.features.ask.prepare import LANGS, THROUGH_ENGLISH, VECTOR_DIR, VE
 from crlookup.features.card_rules import VOCABULARY_DIR, VOCABULARY_VERSION
 from crlookup.library.database import DB, connect, keep, kept
 
-KEPT = ((LEXICON_DIR, LEXICON_VERSION), (VECTOR_DIR, VECTOR_VERSION))
-
 
 def newest(path: str) -> dict[str, str]:
     """Each language's newest edition, a complete one if there is one (what `ask` answers

@@ -17,7 +17,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crlookup.core.i18n import _
-from crlookup.ui import render
+from crlookup.ui.render.text import diff_text
 
 if TYPE_CHECKING:
     from crlookup.api import Library
@@ -210,7 +210,7 @@ def history_pick(lib: Library, place: Place) -> PickScreen:
     def detail(key: str):
         s = by_id[key]
         if s.diff:
-            return render.diff_text(s.diff, context=8)
+            return diff_text(s.diff, context=8)
         if s.previous and s.previous[1] != s.number:
             return Text(_("renumbered from {number}").format(number=s.previous[1]))
         return Text(_("no change of wording"), "dim")

@@ -15,7 +15,9 @@ from crlookup.core import numbers
 from crlookup.core.documents import document_of, label
 from crlookup.core.errors import BadInput, NotFound
 from crlookup.core.i18n import _
-from crlookup.ui import render
+from crlookup.ui.render.card import CardView
+from crlookup.ui.render.rule import ParallelView, RuleView
+from crlookup.ui.render.text import GlossaryTerms, group
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -194,18 +196,16 @@ def rule_view(lib: Library, place: Place, langs: tuple[str, ...]):
         for n in cited_by
     ]
     if found.document != "cr":  # a tournament document's entry: no other language, no chapter
-        entry = render.RuleView(
-            place.edition, rule, below, cited_by=cited_by, document=found.document
-        )
+        entry = RuleView(place.edition, rule, below, cited_by=cited_by, document=found.document)
         return entry, links
     heading = _heading(lib, place.edition, rule.number)
     if len(langs) > 1 and lib.edition(place.edition).lang == "en":
         found_there = lib.parallel(rule.number, (langs[0], langs[1]), place.edition)
-        view = render.ParallelView(list(found_there.langs), list(found_there.pairs))
-        return render.group(heading, view), links
-    terms = render.GlossaryTerms(lib.headwords(place.edition))
-    return render.group(
-        heading, render.RuleView(place.edition, rule, below, cited_by=cited_by, terms=terms)
+        view = ParallelView(list(found_there.langs), list(found_there.pairs))
+        return group(heading, view), links
+    terms = GlossaryTerms(lib.headwords(place.edition))
+    return group(
+        heading, RuleView(place.edition, rule, below, cited_by=cited_by, terms=terms)
     ), links
 
 
@@ -265,7 +265,7 @@ def card_view(lib: Library, place: Place):
         for link in card_links
         if link.number
     ]
-    return render.CardView(found.card, card_links, place.edition), links
+    return CardView(found.card, card_links, place.edition), links
 
 
 def in_edition(lib: Library, place: Place, edition: str) -> tuple[Place, str | None]:

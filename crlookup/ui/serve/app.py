@@ -37,7 +37,6 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from crlookup import api
-from crlookup.builder import manifest
 from crlookup.core.errors import (
     BAD_INPUT,
     NOT_FOUND,
@@ -49,8 +48,6 @@ from crlookup.core.errors import (
     LibraryError,
 )
 from crlookup.core.i18n import _
-from crlookup.library import home
-from crlookup.library.database import SCHEMA, open_db
 from crlookup.ui.failure import TOO_LONG, Failed, failed, unreadable
 from crlookup.ui.serve import SETTINGS
 from crlookup.ui.serve.endpoints import ENDPOINTS, LOOKUP, Endpoint, openapi, routed
@@ -126,7 +123,7 @@ class Shelf:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._seen: tuple | None = None
-        self.path = home.current(root)
+        self.path = api.current(root)
         if self.path is None:
             raise LibraryError(
                 _("no library in {home}: `crlookup serve` builds it before it serves").format(
@@ -143,7 +140,7 @@ class Shelf:
             seen = None
         if seen != self._seen:
             with self._lock:
-                found = home.current(self.root)
+                found = api.current(self.root)
                 if found is not None and found != self.path and self._compatible(found):
                     log.info("switching to %s", found)
                     self.path = found
@@ -153,16 +150,14 @@ class Shelf:
 
     @staticmethod
     def _compatible(path: str) -> bool:
-        try:
-            with contextlib.closing(open_db(path)) as db:
-                stamp = manifest.stamp_of(db)
-        except (sqlite3.Error, ValueError, OSError):
-            return False  # (a build is not made current before it is complete: damaged)
-        if stamp.get("version") == __version__ and stamp.get("schema") == SCHEMA:
+        if api.compatible(path):
             return True
-        log.warning(
-            "%s was built by crlookup %s: restart the server to use it", path, stamp.get("version")
-        )
+        with contextlib.suppress(sqlite3.Error, ValueError, OSError):
+            log.warning(
+                "%s was built by crlookup %s: restart the server to use it",
+                path,
+                api.stamp(path).get("version"),
+            )
         return False
 
     def library(self) -> api.Library:
@@ -170,7 +165,7 @@ class Shelf:
         path = self.look()
         lib = getattr(self._local, "library", None)
         if lib is None or lib.path != path:
-            new = api.Library(path, open_db(path), self.root, heals=False)
+            new = api.Library.at(path, self.root, heals=False)
             new.waits = False  # never a build at request time: what is missing is said
             if lib is not None:
                 lib.close()
@@ -187,7 +182,7 @@ def answered(shelf: Shelf, endpoint: Endpoint, values: dict) -> tuple[Any, str]:
     that one, and the command run again there; what a command refuses is a CrlookupError."""
     lib = shelf.library()
     try:
-        return endpoint.answer(lib, **values), lib.path
+        return endpoint.answer(lib, values), lib.path
     except (LibraryError, OSError, sqlite3.Error) as e:
         if shelf.look() == lib.path:  # the library in use is damaged: said, never rebuilt here
             if isinstance(e, CrlookupError):
@@ -195,7 +190,7 @@ def answered(shelf: Shelf, endpoint: Endpoint, values: dict) -> tuple[Any, str]:
             log.error("%s could not be read: %s", lib.path, e)
             raise LibraryDamaged(os.path.basename(lib.path), lib.path, str(e)) from None
     lib = shelf.library()  # (its files were removed after a build switched to another)
-    return endpoint.answer(lib, **values), lib.path
+    return endpoint.answer(lib, values), lib.path
 
 
 class Slow:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
-from crlookup.core.errors import BadInput, CardQueryError, QuestionError
+from crlookup.core.errors import BadInput
 from crlookup.core.i18n import N_, _
 from crlookup.ui import options
 from crlookup.ui.failure import MAX_ARGUMENT, check_argument
@@ -44,18 +44,25 @@ class Param(NamedTuple):
 
 
 class Endpoint(NamedTuple):
-    """`path` answers as `command` does: `answer(library, **values)` returns its JSON; a
-    `slow` one (a question, a diff) waits its turn among the slow ones (crlookup.ui.serve.app).
-    `options` are the command's (crlookup.ui.options); `arguments` names its arguments in the
-    request: {dest: (name, where, what)}."""
+    """`path` answers as `command` does: `answer(library, values)` returns its JSON, what the
+    crlookup.api method `method` returns (its first argument the command's argument, its
+    options by name); a `slow` one (a question, a diff) waits its turn among the slow ones
+    (crlookup.ui.serve.app). `options` are the command's (crlookup.ui.options); `arguments`
+    names its arguments in the request: {dest: (name, where, what)}."""
 
     command: str
     path: str
     summary: str
     options: Callable
     arguments: Mapping[str, tuple[str, str, str]]
-    answer: Callable[..., Any]
+    method: str
     slow: bool = False
+
+    def answer(self, lib: Library, values: dict[str, Any]) -> Any:
+        """The command's --json for `values` (as `read` gives them)."""
+        given = dict(values)
+        first = [given.pop(name) for name in self.arguments if name in given]
+        return getattr(lib, self.method)(*first, **given).to_dict()
 
     @property
     def params(self) -> tuple[Param, ...]:
@@ -140,103 +147,6 @@ def _params_of(endpoint: Endpoint) -> tuple[Param, ...]:
     return found
 
 
-# ------------------------------------------------------------------ the answers, as --json
-
-
-def _rule(lib: Library, number, edition_id, lang, parallel, annotations, cite):
-    if parallel:
-        return lib.parallel(number, options.languages(parallel), edition_id).to_dict()
-    found = lib.rule(number, edition_id, lang)
-    citation = lib.citation(found.edition, found.rule.number) if cite else None
-    return found.to_dict(annotations=annotations, citation=citation)
-
-
-def _search(
-    lib: Library,
-    words,
-    edition_id,
-    all_editions,
-    lang,
-    section,
-    limit,
-    other_lang,
-    in_cards,
-    in_rulings,
-    document,
-    or_card=False,
-):
-    query = words.strip()
-    options.check_search(
-        in_cards,
-        in_rulings,
-        edition=edition_id,
-        all_editions=all_editions,
-        lang=lang,
-        section=section,
-        parallel=other_lang,
-    )
-    if in_cards:
-        return lib.cards().search(query, limit=limit, rulings=in_rulings).to_dict(query)
-    found = lib.search(
-        query,
-        edition=edition_id,
-        all_editions=all_editions,
-        lang=lang,
-        section=section,
-        limit=limit,
-        parallel=other_lang,
-        document=document,
-    )
-    if or_card and lib.card_instead(found, query):  # (/v1/lookup: no hit has every word)
-        return _card(lib, query, None, None)
-    return found.to_dict()
-
-
-def _ask(lib: Library, words, edition_id, lang, parallel, limit):
-    try:
-        asked = lib.ask(
-            words.strip(), edition=edition_id, lang=lang, limit=limit, parallel=parallel
-        )
-    except QuestionError as e:
-        raise BadInput(f"ask: {e}") from None
-    return asked.to_dict()
-
-
-def _card(lib: Library, words, edition_id, lang):
-    try:
-        return lib.card(words, edition_id, lang).to_dict()
-    except CardQueryError as e:
-        raise BadInput(f"card: {e}") from None
-
-
-def _define(lib: Library, words, lang, edition_id):
-    return lib.define(words.strip(), lang, edition_id).to_dict()
-
-
-def _refs(lib: Library, number, edition_id, depth):
-    return lib.refs(number, edition_id, depth).to_dict()
-
-
-def _diff(lib: Library, old_id, new_id, section, summary):
-    found = lib.diff(old_id, new_id, section, words=not summary)
-    return found.counts if summary else found.to_dict()
-
-
-def _history(lib: Library, number, edition_id):
-    return lib.history(number, edition_id).to_dict()
-
-
-def _editions(lib: Library, unresolved_in):
-    if unresolved_in:
-        found = lib.unresolved(unresolved_in)
-        edition = lib.edition(unresolved_in).id
-        return [
-            {"edition": edition, "in": where, "ref": ref.label, "text": ref.text}
-            for where, ref in found
-        ]
-    return [e.to_dict() for e in lib.all_editions(None)]
-
-
 ENDPOINTS = (
     Endpoint(
         "rule",
@@ -244,7 +154,7 @@ ENDPOINTS = (
         N_("A rule with its subrules, examples and citations"),
         options.RULE,
         {"number": ("number", "path", N_("A rule number: 702.19b, IPG 2.1, MTR C"))},
-        _rule,
+        "rule",
     ),
     Endpoint(
         "search",
@@ -252,7 +162,7 @@ ENDPOINTS = (
         N_("Rules, examples and glossary entries for words, ranked"),
         options.SEARCH,
         {"words": ("q", "query", N_("The words to search for"))},
-        _search,
+        "search",
     ),
     Endpoint(
         "define",
@@ -260,7 +170,7 @@ ENDPOINTS = (
         N_("A glossary term; a keyword's rule"),
         options.DEFINE,
         {"words": ("term", "path", N_("A glossary term or keyword"))},
-        _define,
+        "define",
     ),
     Endpoint(
         "refs",
@@ -268,7 +178,7 @@ ENDPOINTS = (
         N_("What a rule cites and what cites it"),
         options.REFS,
         {"number": ("number", "path", N_("A rule number"))},
-        _refs,
+        "refs",
     ),
     Endpoint(
         "diff",
@@ -276,10 +186,10 @@ ENDPOINTS = (
         N_("What changed between two editions"),
         options.DIFF,
         {
-            "old_id": ("old", "query", N_("The older edition")),
-            "new_id": ("new", "query", N_("The newer edition")),
+            "old": ("old", "query", N_("The older edition")),
+            "new": ("new", "query", N_("The newer edition")),
         },
-        _diff,
+        "diff",
         slow=True,
     ),
     Endpoint(
@@ -288,7 +198,7 @@ ENDPOINTS = (
         N_("A rule through every edition, across renumberings"),
         options.HISTORY,
         {"number": ("number", "path", N_("A rule number"))},
-        _history,
+        "history",
         slow=True,
     ),
     Endpoint(
@@ -297,7 +207,7 @@ ENDPOINTS = (
         N_("A card's Oracle text, its rulings and the rules behind it"),
         options.CARD,
         {"words": ("name", "query", N_("A card's name, maybe misspelt or partial"))},
-        _card,
+        "card",
     ),
     Endpoint(
         "ask",
@@ -305,7 +215,7 @@ ENDPOINTS = (
         N_("The rules that decide a rules question, best first, and why"),
         options.ASK,
         {"words": ("q", "query", N_("A rules question"))},
-        _ask,
+        "ask",
         slow=True,
     ),
     Endpoint(
@@ -314,13 +224,9 @@ ENDPOINTS = (
         N_("The editions in the library"),
         options.EDITIONS,
         {},
-        _editions,
+        "list_editions",
     ),
 )
-
-
-def _lookup(lib: Library, words, edition_id):
-    raise AssertionError("/v1/lookup is answered by the endpoint it goes to (`routed`)")
 
 
 BY_COMMAND = {e.command: e for e in ENDPOINTS}
@@ -330,18 +236,18 @@ LOOKUP = Endpoint(
     N_("Whatever was typed, answered by the command it goes to, as `crlookup <anything>`"),
     options.LOOKUP,
     {"words": ("q", "query", N_("A rule number, a question, a term, a card's name or words"))},
-    _lookup,
+    "route",  # (answered by the endpoint it goes to: `routed`)
 )
 
 
-def routed(lib: Library, words: str, edition_id: str | None) -> tuple[Endpoint, dict[str, Any]]:
+def routed(lib: Library, words: str, edition: str | None) -> tuple[Endpoint, dict[str, Any]]:
     """The endpoint `crlookup <anything>` goes to for `words` (`Library.route`: a number to
     rule, a question to ask, a term to define, a card's name to card, other words to search,
     or to the card they name loosely if no hit has them all), and its values."""
     text = words.strip()
-    target = BY_COMMAND[lib.route(text, edition_id).command]
+    target = BY_COMMAND[lib.route(text, edition).command]
     path: dict[str, str] = {}
-    query: list[tuple[str, str]] = [("edition", edition_id)] if edition_id else []
+    query: list[tuple[str, str]] = [("edition", edition)] if edition else []
     for p in _params_of(target):
         if p.required and p.where == "path":
             path[p.name] = text
