@@ -5,6 +5,7 @@ No test touches the user's real cache: CRLOOKUP_HOME always points at a temp dir
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import time
@@ -13,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from crlookup import sources
-from crlookup.builder import pipeline as build
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -38,47 +38,166 @@ def _official() -> Path:
 OFFICIAL = _official()
 
 
-@pytest.fixture(scope="session")
-def built_home(tmp_path_factory) -> Path:
-    """A library home with the shipped editions built into it, once per test session: with
-    pytest-xdist, the first worker to ask builds it and the others wait for it."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process
-        home = tmp_path_factory.mktemp("crlookup-home")
-        build.build(str(home))
-        return home
-    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker
+#: What a test needs the full library for says so: it asks for `built_home` (or `library`,
+#: `private_home`), or its module has `pytestmark = pytest.mark.usefixtures("built_home")`.
+FULL = "built_home"
+
+
+def _shared(config) -> Path:
+    """A folder every process of the session shares (each xdist worker's base temp is a
+    folder of its own inside the session's)."""
+    base = config._tmp_path_factory.getbasetemp()  # (the tmp_path_factory fixture's own)
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def pytest_collection_modifyitems(config, items):
+    """The tests that need no full library first: they run while it is built."""
+    items.sort(key=lambda item: FULL in getattr(item, "fixturenames", ()))
+
+
+def pytest_collection_finish(session):
+    """If a test needs the full library, its build starts now, in a process of its own (the
+    first process of the session to get here starts it), so that the tests before it run
+    meanwhile."""
+    if any(FULL in getattr(item, "fixturenames", ()) for item in session.items):
+        _start_building(_shared(session.config))
+
+
+def _start_building(shared: Path) -> None:
+    import subprocess
+    import sys
+
     home, done = shared / "crlookup-home", shared / "crlookup-home.done"
     try:
         os.close(os.open(shared / "crlookup-home.builder", os.O_CREAT | os.O_EXCL))
-    except FileExistsError:  # another worker builds it
-        deadline = time.monotonic() + 900
-        while not done.exists():
-            if time.monotonic() > deadline:
-                pytest.fail("the worker building the shared library took over 15 minutes")
-            time.sleep(0.2)
-        if done.read_text() != "built":
-            pytest.fail(f"the shared library could not be built: {done.read_text()}")
-        return home
+    except FileExistsError:  # another process builds it
+        return
+    code = (
+        "import sys\n"
+        "from crlookup.builder import pipeline\n"
+        "home, done = sys.argv[1:]\n"
+        "try:\n"
+        "    pipeline.build(home)\n"
+        "except BaseException as e:\n"
+        "    open(done, 'w').write(f'{type(e).__name__}: {e}')\n"
+        "    raise\n"
+        "open(done, 'w').write('built')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("CRLOOKUP_HOME", "CRLOOKUP_DATA")}
+    log = open(shared / "crlookup-home.log", "wb")  # noqa: SIM115 (the build's, while it runs)
+    process = subprocess.Popen(  # (the checkout's crlookup: `-c` puts the folder it runs in first)
+        [sys.executable, "-c", code, str(home), str(done)], cwd=ROOT, env=env, stdout=log,
+        stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    (shared / "crlookup-home.pid").write_text(str(process.pid))
+
+
+def _building(shared: Path) -> bool:
+    """Whether the process building the full library is still at it."""
     try:
-        build.build(str(home))
-    except BaseException as e:
-        done.write_text(f"{type(e).__name__}: {e}")
-        raise
-    done.write_text("built")
+        pid = int((shared / "crlookup-home.pid").read_text())
+    except FileNotFoundError:  # (being started)
+        return (shared / "crlookup-home.builder").exists()
+    except ValueError:  # (its number being written)
+        return True
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:  # (a child of this process that has ended, and is a zombie until waited for)
+        return os.waitpid(pid, os.WNOHANG) == (0, 0)
+    except ChildProcessError:  # another process's child: alive
+        return True
+
+
+def pytest_sessionfinish(session):
+    """The full library's build stopped, if the session ends before it does (by the process
+    that runs the session: with xdist, once every worker has ended)."""
+    import signal
+
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    shared = _shared(session.config)
+    if not (shared / "crlookup-home.done").exists() and _building(shared):
+        pid = int((shared / "crlookup-home.pid").read_text())
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)  # (its processes die with it: PR_SET_PDEATHSIG)
+
+
+@pytest.fixture(scope="session")
+def built_home(request) -> Path:
+    """A library home with the shipped editions built into it, once per test session, by a
+    process of its own started when the tests were collected (`pytest_collection_finish`):
+    this waits for it."""
+    shared = _shared(request.config)
+    _start_building(shared)  # (if collection did not: a test that asked for it at run time)
+    home, done = shared / "crlookup-home", shared / "crlookup-home.done"
+    deadline = time.monotonic() + 900
+    while not done.exists():
+        if time.monotonic() > deadline:
+            pytest.fail("the shared library took over 15 minutes to build")
+        if not _building(shared) and not done.exists():
+            log = (shared / "crlookup-home.log").read_text(errors="replace")[-2000:]
+            pytest.fail(f"the process building the shared library ended without it\n{log}")
+        time.sleep(0.1)
+    if done.read_text() != "built":
+        log = (shared / "crlookup-home.log").read_text(errors="replace")[-2000:]
+        pytest.fail(f"the shared library could not be built: {done.read_text()}\n{log}")
     return home
 
 
 @pytest.fixture(scope="session")
-def archive_editions():
-    """The 120 editions of the shipped archive, parsed once per session as a build reads them."""
-    return sources.read(DATA / "official-cr-archive.tar.xz")
+def archive_editions(request):
+    """The 120 editions of the shipped archive, parsed as a build reads them, once per session
+    (by the first process that needs them; the others read what it parsed)."""
+    return made_once(
+        request.config, "archive-editions", lambda: sources.read(DATA / "official-cr-archive.tar.xz")
+    )
+
+
+def made_once(config, name: str, make):
+    """What `make()` returns, made once per test session: by the first process of the session
+    to ask, the others reading it as that one kept it (pickled into the shared folder)."""
+    import pickle
+
+    shared = _shared(config)
+    kept, failed = shared / f"{name}.pickle", shared / f"{name}.failed"
+    try:
+        os.close(os.open(shared / f"{name}.making", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:  # another process makes it
+        deadline = time.monotonic() + 600
+        while not kept.exists():
+            if failed.exists():
+                pytest.fail(f"{name} could not be made: {failed.read_text()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"{name} took over 10 minutes to make")
+            time.sleep(0.1)
+        return pickle.loads(kept.read_bytes())
+    try:
+        value = make()
+    except BaseException as e:
+        failed.write_text(f"{type(e).__name__}: {e}")
+        raise
+    part = shared / f"{name}.pickle.part"
+    part.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    part.rename(kept)
+    return value
 
 
 @pytest.fixture(autouse=True)
-def crlookup_home(built_home, monkeypatch) -> Path:
-    monkeypatch.setenv("CRLOOKUP_HOME", str(built_home))
+def crlookup_home(request, tmp_path_factory, monkeypatch) -> Path:
+    """CRLOOKUP_HOME for every test: the full library's home for a test that needs it, else a
+    home no library can be built in (a file, not a folder), so that a test that forgot to say
+    it needs the full library fails at once instead of building one of its own."""
+    if FULL in request.fixturenames:
+        home = request.getfixturevalue(FULL)
+    else:
+        home = tmp_path_factory.getbasetemp() / "no-library"
+        if not home.exists():
+            home.write_text("a test that needs the full library asks for it (conftest.FULL)\n")
+    monkeypatch.setenv("CRLOOKUP_HOME", str(home))
     monkeypatch.delenv("CRLOOKUP_LANG", raising=False)
-    return built_home
+    return home
 
 
 @pytest.fixture
@@ -132,15 +251,40 @@ def ruling_lines(names=SMALL_CARDS) -> list[bytes]:
         return [line.rstrip(b"\n") for line in f if json.loads(line)["card"] in wanted]
 
 
+@pytest.fixture(scope="session")
+def small_built(tmp_path_factory) -> Path:
+    """`small_data`'s folder (data/) and its library (home/), built once per test process:
+    `small_data` and `small_home` are copies of them."""
+    base = tmp_path_factory.mktemp("small")
+    data = write_small_data(base / "data")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CRLOOKUP_DATA", str(data))
+        env.setenv("CRLOOKUP_HOME", str(base / "home"))
+        from crlookup.builder import pipeline
+
+        pipeline.build(str(base / "home"))
+    return base
+
+
 @pytest.fixture
-def small_data(tmp_path, monkeypatch) -> Path:
+def small_data(small_built, tmp_path, monkeypatch) -> Path:
     """A data folder with one small edition (section 702 of 2010) and a few real cards, with
-    their faces and rulings, made the shipped data: a library of it builds in a second or two.
-    Tests change its files."""
-    data = write_small_data(tmp_path / "data")
+    their faces and rulings, made the shipped data (CRLOOKUP_DATA), and an empty home: a
+    library of it builds in a second or two. Tests change its files."""
+    data = tmp_path / "data"
+    shutil.copytree(small_built / "data", data)  # (their times too: `small_home` is fresh)
     monkeypatch.setenv("CRLOOKUP_DATA", str(data))  # for the processes a test starts too
     monkeypatch.setenv("CRLOOKUP_HOME", str(tmp_path / "home"))
     return data
+
+
+@pytest.fixture
+def small_home(small_data, small_built) -> Path:
+    """`small_data` with its library built in the home (a copy of the one built once per
+    process, up to date with these sources): the state before what a test does."""
+    home = Path(os.environ["CRLOOKUP_HOME"])
+    shutil.copytree(small_built / "home", home, symlinks=True, ignore=shutil.ignore_patterns(".lock"))
+    return home
 
 
 def write_small_data(data: Path) -> Path:

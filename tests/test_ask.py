@@ -28,6 +28,8 @@ from crlookup.features.ask.question import _loyalty
 from crlookup.library import home as library_home
 from crlookup.ui.cli import cli
 
+pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+
 ROOT = Path(__file__).resolve().parent.parent
 EN, RU = "en-2026-08-07", "ru-2019-01-25"
 

@@ -53,7 +53,7 @@ def test_later_runs_reuse_it(private_home):
     lib.close()
 
 
-def test_new_version_rebuilds(small_data, monkeypatch):
+def test_new_version_rebuilds(small_data, small_home, monkeypatch):
     before = build.open_library(home_of(small_data)).path
     from crlookup.builder import manifest
 
@@ -64,7 +64,7 @@ def test_new_version_rebuilds(small_data, monkeypatch):
     lib.close()
 
 
-def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_path):
+def test_changed_source_rebuilds_and_touched_source_does_not(small_data, small_home, tmp_path):
     home = Path(home_of(small_data))
     ingest(str(new_edition_file(tmp_path)), {}, root=str(home))
     copy = home / "sources" / "next.txt"
@@ -84,7 +84,7 @@ def test_changed_source_rebuilds_and_touched_source_does_not(small_data, tmp_pat
 
 @pytest.mark.parametrize("error", [RuntimeError("disk full"), KeyboardInterrupt()])
 @pytest.mark.parametrize("stage", ["editions", "index", "align"])
-def test_failed_build_leaves_the_old_library(small_data, tmp_path, monkeypatch, error, stage):
+def test_failed_build_leaves_the_old_library(small_data, small_home, tmp_path, monkeypatch, error, stage):
     from crlookup.builder.stages import alignments, editions, index
 
     home = home_of(small_data)
@@ -122,7 +122,7 @@ def test_bad_source_leaves_the_old_library(private_home, tmp_path):
     assert not (private_home / "sources").exists()
 
 
-def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, tmp_path):
+def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, small_home, tmp_path):
     home = home_of(small_data)
     added = ingest(str(new_edition_file(tmp_path)), {}, root=home)
     assert [e.id for e in added] == ["en-2026-09-01"]
@@ -134,7 +134,7 @@ def test_ingest_adds_an_edition_and_refuses_a_duplicate(small_data, tmp_path):
     assert added[0].id == "en-2026-09-01-draft"
 
 
-def test_dangling_pointer_rebuilds(small_data):
+def test_dangling_pointer_rebuilds(small_data, small_home):
     home = Path(home_of(small_data))
     build.open_library(str(home)).close()
     (home / "current").write_text("library-gone")
@@ -157,7 +157,7 @@ def test_two_processes_building_at_once(small_data, tmp_path):
     assert len([p for p in home.iterdir() if p.name.startswith("library-")]) == 1
 
 
-def test_library_without_its_index_is_rebuilt(small_data):
+def test_library_without_its_index_is_rebuilt(small_data, small_home):
     import shutil
 
     home = home_of(small_data)
@@ -499,7 +499,7 @@ def test_cards_are_built_with_the_library_and_reused(small_data, tmp_path):
         ),
     ],
 )
-def test_a_bad_card_file_leaves_the_rules_usable(small_data, tmp_path, damage, where):
+def test_a_bad_card_file_leaves_the_rules_usable(small_data, small_home, tmp_path, damage, where):
 
     home = str(tmp_path / "home")
     build.open_library(home).close()
@@ -547,7 +547,7 @@ def test_the_cli_says_what_is_wrong_with_the_card_file(small_data, tmp_path):
     )
 
 
-def test_ingest_takes_an_ipg_pdf_as_wizards_publishes_it(small_data, tmp_path):
+def test_ingest_takes_an_ipg_pdf_as_wizards_publishes_it(small_data, small_home, tmp_path):
     """The IPG's PDF, ingested: its edition is the IPG's, found by "IPG 2.1"; a PDF that is
     not an MTR or an IPG is one line naming it, exit 2, and the library stays as it was."""
     import shutil

@@ -35,11 +35,9 @@ OLD = OFFICIAL / "MagicCompRules-2003-03-15.txt"  # the smallest official editio
 
 
 @pytest.fixture
-def home(small_data) -> Path:
+def home(small_home) -> Path:
     """The small library, built."""
-    root = Path(os.environ["CRLOOKUP_HOME"])
-    build.open_library(str(root)).close()
-    return root
+    return small_home
 
 
 def library(home: Path) -> Path:
@@ -383,6 +381,7 @@ def crlookup(*args, env=None, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.usefixtures("built_home")
 def test_a_wildcard_that_stands_for_too_many_words_is_refused_at_once():
     """Issue 32: '*e* *a* *i* *o* *u*' searched for 123 s; each stands for over 100 words."""
     started = time.monotonic()
@@ -583,14 +582,12 @@ COMMANDS = [["rule"], ["rule", "--edition"], ["search"], ["search", "--cards"], 
 
 
 @pytest.fixture(scope="module")
-def shared_home(tmp_path_factory):
-    """One small library for the tests that only read it (or fail before writing)."""
-    data = write_small_data(tmp_path_factory.mktemp("small") / "data")
-    home = tmp_path_factory.mktemp("home")
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("CRLOOKUP_DATA", str(data))
-        build.open_library(str(home)).close()
-    return data, home
+def shared_home(small_built, tmp_path_factory):
+    """One small library for the tests that only read it (or fail before writing): a copy of
+    the one built once per process."""
+    copy = tmp_path_factory.mktemp("shared")
+    shutil.copytree(small_built, copy, dirs_exist_ok=True, symlinks=True)
+    return copy / "data", copy / "home"
 
 
 @pytest.mark.parametrize("bad", HOSTILE, ids=["empty", "spaces", "10000", "control", "utf8"])

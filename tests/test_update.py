@@ -91,7 +91,7 @@ class Quiet(ThreadingHTTPServer):
 
 
 @pytest.fixture
-def server(tmp_path, official, small_data):
+def server(tmp_path, official, small_data, small_home):
     """A rules page at <url>/en/rules linking to the newest text; returns the base URL.
     The served folder is `server.folder` (tests add files to it)."""
     folder = tmp_path / "www"
@@ -210,7 +210,7 @@ def test_update_from_a_url_skips_the_page(server, monkeypatch):
     assert "en-2026-08-07" in editions()
 
 
-def test_update_from_a_file(small_data, official, tmp_path, monkeypatch):
+def test_update_from_a_file(small_data, small_home, official, tmp_path, monkeypatch):
     monkeypatch.setenv(update.PAGE_ENV, "http://127.0.0.1:9/never-read")
     path = tmp_path / NEW
     path.write_bytes(official[NEW])
@@ -232,9 +232,8 @@ def test_an_edition_the_library_has_is_not_added(server, official, monkeypatch):
 
 
 @pytest.fixture
-def built(small_data):
+def built(small_home):
     """The small library, built; returns its state before the failing update."""
-    run("editions")
     return state()
 
 
