@@ -7,7 +7,7 @@ SEMANTIC entries by closeness in meaning (semantic.py). Each candidate's feature
 question's words, its meaning, the terms it names, the answers to players' questions and the kind
 of entry tell of it; its score is the sum of its features times their weights. A rule the question
 names by number comes first, with its subrules in order; after it, a further subrule of a rule
-already chosen counts a little less (retrieve.best). The groups of features that placed an
+already chosen counts a little less (`best`). The groups of features that placed an
 answer above the other candidates are its reasons.
 """
 
@@ -19,16 +19,17 @@ import os
 from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.core.i18n import N_
-from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.retrieve import _with_rule, best
+from crlookup.features.ask.cited import with_rule
 
 if TYPE_CHECKING:
+    from crlookup.features.ask.lexicon import Lexicon
     from crlookup.features.ask.question import Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
 CARRIED = 10  # and of the entries a named card carries (its keywords', types', terms' rules)
 # and every entry a named card's ruling applies
 RANKER = "ranker.json"  # in the shipped data
+SAME_RULE = 0.9  # each further answer under the same rule, in the order shown (`best`)
 
 # every feature, with the group it is told under (the order is the order of ranker.json's weights)
 FEATURES = {
@@ -161,7 +162,7 @@ def features(
             "card_type": float(any(k == "type" for *_c, k in r.get("carried", ()))),
             "ruling": max((w.similarity for w in r.get("ruling", ())), default=0.0),
             "ruling_first": float(any(w.first for w in r.get("ruling", ()))),
-            "judged": math.log1p(_with_rule(judged, number)) if judged else 0.0,
+            "judged": math.log1p(with_rule(judged, number)) if judged else 0.0,
             "asked": sum(lift for lift, _stem in r.get("asked", ())),
             "cited_by": math.log1p(lex.cited_by[i]),
             "subrule": float(lex.kinds[i] == "subrule"),
@@ -212,3 +213,22 @@ def order(
         )
         placed.append(Placed(i, round(relative[i], 3), reasons.get(i, {"words": set()}), groups))
     return placed
+
+
+def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
+    """The best `limit` entries; each further subrule of a rule already chosen counts a little
+    less, so that a question about two things shows the rules of both."""
+    pool = sorted(scores, key=lambda i: (-scores[i], i))[: limit * 6]
+    chosen: list[int] = []
+    taken: dict[int, int] = {}
+    while pool and len(chosen) < limit:
+
+        def adjusted(i: int) -> float:
+            return scores[i] * SAME_RULE ** taken.get(lex.rule_position(i), 0)
+
+        i = max(pool, key=lambda i: (adjusted(i), -i))
+        pool.remove(i)
+        chosen.append(i)
+        group = lex.rule_position(i)
+        taken[group] = taken.get(group, 0) + 1
+    return chosen
