@@ -515,7 +515,8 @@ class Library(reader.Library):
         saying so, where there is none)."""
         from crlookup import bilingual
         from crlookup.core.i18n import _
-        from crlookup.features.ask import Answer, title
+        from crlookup.features.ask import title
+        from crlookup.features.ask.records import Answer
 
         out = []
         for a in answers:

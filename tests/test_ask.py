@@ -639,7 +639,8 @@ def test_reasons_told_once():
     """told: a reason SHARED of the answers give alike is said once; one each says its own way
     (a count), and the ranking's groups most share, are left out; what the question was read
     as is not said again."""
-    from crlookup.features.ask.explain import Answer, Reason, _lifted, told
+    from crlookup.features.ask.explain import _lifted, told
+    from crlookup.features.ask.records import Answer, Reason
 
     def answer(number, *why):
         return Answer(EN, number, "", "", 1.0, why)

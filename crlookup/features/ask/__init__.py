@@ -29,19 +29,18 @@ from typing import NamedTuple
 from crlookup.core.i18n import _
 from crlookup.core.model import detect_lang
 from crlookup.features.ask.cited import citations
-from crlookup.features.ask.explain import Answer, Told, answer, title, told
+from crlookup.features.ask.explain import Told, answer, title, told
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import THROUGH_ENGLISH, lexicon
-from crlookup.features.ask.question import Question, understand
+from crlookup.features.ask.question import understand
+from crlookup.features.ask.records import Answer, Question
 from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
 
 __all__ = [
     "THROUGH_ENGLISH",
-    "Answer",
     "Asked",
     "Lexicon",
-    "Question",
     "Told",
     "answer",
     "ask",

@@ -17,8 +17,8 @@ from crlookup.core.i18n import _, ngettext
 from crlookup.core.model import Rule, fold
 from crlookup.core.numbers import ref_label, rule_of
 from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.question import Question
 from crlookup.features.ask.ranking import GROUPS, order
+from crlookup.features.ask.records import Answer, Question, Reason
 from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
 
@@ -31,47 +31,6 @@ DECIDING_WORDS = 18  # the words of an answer's text shown as what decides the q
 SHARED = 0.75  # a reason this share of the answers shown give (two at least) is said once
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _LEADING = re.compile(r"^[\W_]+")
-
-
-class Reason(str):
-    """A reason an answer was chosen, as said (a str: --json and the views take it as one).
-    `key` is what makes another answer's reason the same reason: its text, unless the reason
-    counts something of each answer ("18 answers … cite it": "judged"); `groups` are the
-    ranking's groups a "lifted above the other candidates" reason names."""
-
-    key: str
-    groups: tuple[str, ...]
-
-    def __new__(cls, text: str, key: str = "", groups: tuple[str, ...] = ()) -> Reason:
-        reason = super().__new__(cls, text)
-        reason.key = key or text
-        reason.groups = groups
-        return reason
-
-
-class Answer(NamedTuple):
-    """One rule that decides the question, with the evidence that chose it."""
-
-    edition: str
-    number: str
-    title: str  # the rule's title, or its parent rule's ("Trample" for 702.19c)
-    text: str
-    score: float
-    why: tuple[str, ...]
-    deciding: str = ""  # the words of `text` that decide the question (ask --brief)
-
-    def to_dict(self) -> dict:
-        from crlookup.core.documents import document_of
-
-        return {
-            "document": document_of(self.edition),
-            "edition": self.edition,
-            "number": self.number,
-            "title": self.title,
-            "text": self.text,
-            "score": self.score,
-            "why": list(self.why),
-        }
 
 
 def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> list[Answer]:

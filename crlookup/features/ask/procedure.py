@@ -29,7 +29,7 @@ from crlookup.core.documents import DOCUMENTS
 from crlookup.core.i18n import _
 
 if TYPE_CHECKING:
-    from crlookup.features.ask.explain import Answer
+    from crlookup.features.ask.records import Answer
     from crlookup.library.reader import Library
 
 
@@ -358,7 +358,8 @@ def answer(lib: Library, text: str, found: Route, limit: int = 5) -> tuple[str, 
     """The newest English edition of the routed document, and the tournament entries that
     answer the question, best first, each saying which document it came from and why."""
     from crlookup.features.ask.analyzer import Analyzer
-    from crlookup.features.ask.explain import Answer, deciding
+    from crlookup.features.ask.explain import deciding
+    from crlookup.features.ask.records import Answer
 
     an = Analyzer("en")
     written: dict[str, str] = {}  # a stem -> the question's word for it

@@ -21,7 +21,6 @@ reasons name the card ("Giant Spider (card): reach → 702.17b").
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from crlookup.core.errors import MAX_WORDS, CardsUnavailable, QuestionError
 from crlookup.core.i18n import _
@@ -31,6 +30,7 @@ from crlookup.core.words import bases
 from crlookup.features.ask.analyzer import NUMBER_WORDS, Analyzer
 from crlookup.features.ask.cited import written
 from crlookup.features.ask.lexicon import EXPANSION, GAP, MAX_TERM_WORDS, SIGNED, Lexicon
+from crlookup.features.ask.records import Question, Word
 from crlookup.library.reader import Library
 
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
@@ -94,15 +94,6 @@ NOT_LOYALTY = {
 _NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
-class Word(NamedTuple):
-    typed: str  # as written in the question (folded); for a player's phrase, the phrase
-    read: str  # the word searched for (a correction, the typed word, or the rules' word)
-    stem: str
-    weight: float = 1.0  # the rules' words a player's phrase stands for count less
-    said: str = ""  # for the rules' words read for a player's phrase: that phrase
-    card: str = ""  # for a word of the Oracle text of a card the question names: its name
-
-
 def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> list[int] | None:
     """Where the words of the phrase `key` that starts at `j` are (a GAP skips up to MAX_GAP
     words, which are not the phrase's)."""
@@ -141,35 +132,6 @@ def _loyalty(an: Analyzer, text: str) -> dict[tuple[int, ...], str]:
         at = len(before)
         out[tuple(range(at, at + len(an.words(m.group()))))] = m.group()
     return out
-
-
-class Question(NamedTuple):
-    """A question as understood: its words, the corrections made, the terms recognised."""
-
-    text: str
-    lang: str
-    words: tuple[Word, ...]  # the words that count, in order; then the rules' words for phrases
-    terms: tuple[tuple[int, str], ...]  # (term position in the lexicon, the words that named it)
-    phrases: tuple[tuple[str, str], ...]  # (a player's phrase, the rules' words read for it)
-    numbers: tuple[str, ...]  # numbers written in the question ("20 life")
-    inferred: frozenset[int] = frozenset()  # terms read from a player's phrase, not named
-    rules: tuple[str, ...] = ()  # rule and subrule numbers the question names ("is 702.19b ...")
-    cards: tuple[tuple[str, str], ...] = ()  # (as written, the card's name) of the cards named
-    # the terms the named cards bring: (term, the card's name, its word for it, how much it
-    # counts, the kind of link: crlookup.features.card_rules.Link.kind)
-    card_terms: tuple[tuple[int, str, str, float, str], ...] = ()
-    # the official rulings of the cards named (one card each): (the card's name, date, text,
-    # the rules it applies), for the ranking to weigh against the question
-    card_rulings: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
-    asked_as: str = ""  # the question as asked, when `text` is its English reading (Chinese)
-
-    @property
-    def corrections(self) -> list[tuple[str, str]]:
-        return [
-            (w.typed, w.read)
-            for w in self.words
-            if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card
-        ]
 
 
 def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:

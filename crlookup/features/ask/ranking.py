@@ -16,14 +16,15 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from crlookup.core.i18n import N_
 from crlookup.features.ask.cited import with_rule
+from crlookup.features.ask.records import Placed
 
 if TYPE_CHECKING:
     from crlookup.features.ask.lexicon import Lexicon
-    from crlookup.features.ask.question import Question
+    from crlookup.features.ask.records import Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
 CARRIED = 10  # and of the entries a named card carries (its keywords', types', terms' rules)
@@ -67,18 +68,6 @@ GROUPS = {
     "kind": N_("the kind of rule"),
 }
 GROUPS_SHOWN = 2
-
-
-class Placed(NamedTuple):
-    """One chosen entry: its position in the lexicon, its score relative to the best answer's
-    (1.0 for the best, and for a rule the question names by number), its lexical evidence
-    (retrieve.rank's reasons) and the groups of features that placed it above the other
-    candidates, strongest first (none for a rule named by number)."""
-
-    i: int
-    score: float
-    reasons: dict
-    groups: tuple[str, ...]
 
 
 def load_weights() -> list[float]:

@@ -24,7 +24,7 @@ from crlookup.features.ask.cited import with_rule
 from crlookup.features.ask.lexicon import EXPANSION, Lexicon, Term
 
 if TYPE_CHECKING:
-    from crlookup.features.ask.question import Question
+    from crlookup.features.ask.records import Question
 
 VARIANT = 0.6  # multiplayer and casual-variant rules (chapters 8, 9) unless the question names one
 K1, B = 1.2, 0.75  # BM25

@@ -17,7 +17,7 @@ from typing import NamedTuple
 from crlookup.features.ask.embedding import DIM, load_question_model
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import VECTOR_DIR, VECTOR_VERSION, entry_vectors, shipped_vectors
-from crlookup.features.ask.question import Question
+from crlookup.features.ask.records import Question
 from crlookup.library.database import kept
 from crlookup.library.reader import Library
 
