@@ -52,7 +52,7 @@ from eval_ask import DEV, DEV2, HOLDOUT, OWN, own, under
 
 from crlookup.builder import pipeline as build
 from crlookup.features import ask
-from crlookup.features.ask import ranking, semantic
+from crlookup.features.ask import prepare, ranking, semantic
 from crlookup.features.ask.retrieve import rank
 
 OUT = ROOT / "data" / ranking.RANKER
@@ -196,7 +196,8 @@ class Described:
         if item.get("ruling"):  # not its own evidence
             q = q._replace(card_rulings=tuple(r for r in q.card_rulings if r[2] != item["ruling"]))
         scores, reasons = rank(lex, q)
-        similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, q))
+        entries = prepare.vectors(lib, lex.edition)
+        similar = semantic.similarities(lib, entries, semantic.reading(lex, q))
         semantic.weigh(lib, lex, q, reasons)
         chosen = ranking.candidates(lex, scores, similar, reasons)
         if not chosen:

@@ -967,13 +967,8 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
     """data/entry-vectors.npz has every answerable entry of the editions it is made from
     (scripts/embed_entries.py --check), the newest English and Russian editions among them,
     so that neither building the library nor `ask` embeds anything for them."""
-    from crlookup.features.ask.prepare import (
-        EMBEDDED,
-        LANGS,
-        passage_key,
-        passages,
-        shipped_vectors,
-    )
+    from crlookup.features.ask.embedding import passage_key, shipped_vectors
+    from crlookup.features.ask.prepare import EMBEDDED, LANGS, passages
 
     shipped = shipped_vectors()
     newest = {library.edition(lang=lang).id for lang in LANGS}
@@ -990,12 +985,13 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
 def test_entry_vectors_are_kept_with_the_library(library):
     import numpy as np
 
-    from crlookup.features.ask import embedding, semantic
-    from crlookup.features.ask.prepare import VECTOR_DIR, passage_key, passages, shipped_vectors
+    from crlookup.features.ask import embedding, prepare
+    from crlookup.features.ask.embedding import passage_key, shipped_vectors
+    from crlookup.features.ask.prepare import VECTOR_DIR, passages
     from crlookup.library.database import kept
 
     assert kept(library.path, VECTOR_DIR, EN) is not None  # built with the library
-    vectors = semantic.vectors(library, EN)
+    vectors = prepare.vectors(library, EN)
     texts = passages(library, EN)
     assert vectors.shape == (len(texts), embedding.DIM)
     norms = np.linalg.norm(vectors, axis=1)
@@ -1012,7 +1008,7 @@ def test_a_text_not_shipped_is_embedded_by_the_build(small_data):
     import numpy as np
 
     from crlookup.builder import pipeline as build
-    from crlookup.features.ask import embedding, semantic
+    from crlookup.features.ask import embedding, prepare
     from crlookup.features.ask.prepare import VECTOR_DIR, passages
     from crlookup.library.database import kept
 
@@ -1031,7 +1027,7 @@ def test_a_text_not_shipped_is_embedded_by_the_build(small_data):
         texts = passages(lib, edition)
         i = next(k for k, t in enumerate(texts) if "poisonous" in t)
         kept_vectors = kept(lib.path, VECTOR_DIR, edition)["vectors"]  # embedded by the build
-        assert np.abs(semantic.vectors(lib, edition) - kept_vectors).max() < 1e-3
+        assert np.abs(prepare.vectors(lib, edition) - kept_vectors).max() < 1e-3
         model = embedding.load_model()
         fresh = model.passage([texts[i]])[0]
         assert np.abs(kept_vectors[i].astype(np.float32) - fresh).max() < 2e-3
@@ -1073,14 +1069,14 @@ def test_questions_decided_by_meaning(library, question, rule):
 def test_the_ranking_says_what_placed_each_answer(library):
     """Each answer names the groups of features that lifted it above the other candidates,
     and they did: recomputed from the features and the learned weights."""
-    from crlookup.features.ask import ranking, semantic
+    from crlookup.features.ask import prepare, ranking, semantic
     from crlookup.features.ask.retrieve import rank
 
     text = "Can my tapped creature block?"
     lex = ask.lexicon(library, EN)
     q = ask.understand(lex, text, library)
     scores, reasons = rank(lex, q)
-    similar = semantic.similarities(library, EN, text)
+    similar = semantic.similarities(library, prepare.vectors(library, EN), text)
     chosen = ranking.candidates(lex, scores, similar)
     rows = ranking.features(lex, q, scores, reasons, similar, chosen)
     placed = ranking.order(lex, q, scores, reasons, similar, 5)

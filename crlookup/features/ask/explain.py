@@ -37,10 +37,12 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
     """The entries of the lexicon's edition that best decide `question`, best first: the
     lexical and the semantic candidates, ordered by the learned weights (ranking.py)."""
     from crlookup.features.ask import semantic
+    from crlookup.features.ask.prepare import vectors
     from crlookup.features.ask.ranking import load_weights
 
     scores, reasons = rank(lex, question)
-    similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, question))
+    entries = vectors(lib, lex.edition)
+    similar = semantic.similarities(lib, entries, semantic.reading(lex, question))
     semantic.weigh(lib, lex, question, reasons)
     learned = lib.memo(("ask", "weights"), load_weights)
     out = []

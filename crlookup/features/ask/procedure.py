@@ -296,8 +296,7 @@ def vectors(lib: Library, entries: list[Candidate]):
     def make():
         import numpy as np
 
-        from crlookup.features.ask.embedding import DIM, embed
-        from crlookup.features.ask.prepare import passage_key, shipped_vectors
+        from crlookup.features.ask.embedding import DIM, embed, passage_key, shipped_vectors
 
         shipped = lib.memo(("ask", "shipped vectors"), shipped_vectors)
         texts = [p for e in entries for p in e.passages]

@@ -19,11 +19,11 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
     import numpy as np
 
     from crlookup.features.ask.embedding import load_model
-    from crlookup.features.ask.prepare import lexicon
+    from crlookup.features.ask.prepare import lexicon, vectors
     from crlookup.features.ask.question import understand
     from crlookup.features.ask.ranking import load_weights, order
     from crlookup.features.ask.retrieve import rank
-    from crlookup.features.ask.semantic import RULING_WORDS, reading, vectors
+    from crlookup.features.ask.semantic import RULING_WORDS, reading
 
     lex = lexicon(lib, edition)
     model = lib.memo(("ask", "model"), load_model)
