@@ -1069,24 +1069,21 @@ def test_questions_decided_by_meaning(library, question, rule):
 def test_the_ranking_says_what_placed_each_answer(library):
     """Each answer names the groups of features that lifted it above the other candidates,
     and they did: recomputed from the features and the learned weights."""
-    from crlookup.features.ask import prepare, ranking, semantic
-    from crlookup.features.ask.retrieve import rank
+    from crlookup.features.ask import pipeline, ranking
 
     text = "Can my tapped creature block?"
     lex = ask.lexicon(library, EN)
     q = ask.understand(lex, text, library)
-    scores, reasons = rank(lex, q)
-    similar = semantic.similarities(library, prepare.vectors(library, EN), text)
-    chosen = ranking.candidates(lex, scores, similar)
-    rows = ranking.features(lex, q, scores, reasons, similar, chosen)
-    placed = ranking.order(lex, q, scores, reasons, similar, 5)
+    found = pipeline.candidates(library, lex, q)
+    rows = ranking.features(lex, q, found)
+    placed = ranking.order(lex, found, rows, 5)
     assert placed[0].score == 1.0 and [p.score for p in placed] == sorted(
         (p.score for p in placed), reverse=True
     )
     mean = [sum(col) / len(rows) for col in zip(*rows)]
     for p in placed:
         assert p.groups
-        row = rows[chosen.index(p.i)]
+        row = rows[found.chosen.index(p.i)]
         for group in p.groups:
             lift = sum(
                 w * (x - m)

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from crlookup.core.i18n import _
 from crlookup.core.model import detect_lang
+from crlookup.features.ask import pipeline
 from crlookup.features.ask.cited import citations
-from crlookup.features.ask.explain import Told, answer, title, told
+from crlookup.features.ask.explain import Told, title, told
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import THROUGH_ENGLISH, lexicon
 from crlookup.features.ask.question import understand
@@ -42,13 +42,11 @@ __all__ = [
     "Asked",
     "Lexicon",
     "Told",
-    "answer",
     "ask",
     "citations",
     "detect_lang",
     "lexicon",
     "rank",
-    "readings",
     "title",
     "told",
     "understand",
@@ -87,45 +85,10 @@ class Asked(NamedTuple):
         return told(self.answers, self.read_as)
 
 
-def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
-    """How the question was read, for the reader: the cards it names, the terms it names
-    ("aura (glossary term 303)", "face up (glossary term, section 4)") and the corrections."""
-    from crlookup.core.numbers import ref_label
-
-    card = _("card")
-    out = [
-        f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
-        for typed, name in question.cards
-    ]
-    for k, named in question.terms:
-        t = lex.terms[k]
-        where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
-        out.append(f"{named} ({t.label}{where})")
-    out += [f"{typed} → {fixed}" for typed, fixed in question.corrections]
-    return tuple(out)
-
-
 def ask(lib: Library, text: str, edition: str, limit: int = 5, asked_as: str = "") -> Asked:
     """Answer `text` from `edition` (an edition of the question's own language: crlookup.api
     chooses it, and carries the answers into another language's rules when those are wanted).
     `asked_as`: the question as asked when `text` is its reading in the edition's language
-    (a Chinese question read in English terms): the model reads that, and answers show it."""
-    from crlookup.features.ask import procedure
-
-    found_route = None
-    if detect_lang(text) == "en":
-        found_route = procedure.route(
-            text, lib.memo(("procedure", "thesaurus"), procedure.thesaurus)
-        )
-    if found_route is not None and lib.editions(found_route.document):
-        searched, answers = procedure.answer(lib, text, found_route, limit)
-        if answers:  # a tournament question: its document's entries
-            return Asked(
-                Question(text, "en", (), (), (), ()), searched, answers, (found_route.why,)
-            )
-    lex = lexicon(lib, edition)
-    question = understand(lex, text, lib)
-    if asked_as:
-        question = question._replace(asked_as=asked_as)
-    found = answer(lib, lex, question, limit)
-    return Asked(question, edition, found, readings(lex, question))
+    (a Chinese question read in English terms): the model reads that, and answers show it.
+    A tournament question is answered from the tournament document that decides it."""
+    return Asked(*pipeline.run(lib, text, edition, limit, asked_as))

@@ -24,7 +24,7 @@ from crlookup.features.ask.records import Placed
 
 if TYPE_CHECKING:
     from crlookup.features.ask.lexicon import Lexicon
-    from crlookup.features.ask.records import Question
+    from crlookup.features.ask.records import Candidates, Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
 CARRIED = 10  # and of the entries a named card carries (its keywords', types', terms' rules)
@@ -104,15 +104,9 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | 
     return chosen
 
 
-def features(
-    lex: Lexicon,
-    question: Question,
-    scores: dict[int, float],
-    reasons: dict,
-    similar,
-    chosen: list[int],
-) -> list[list[float]]:
-    """Each candidate's features, in FEATURES order."""
+def features(lex: Lexicon, question: Question, found: Candidates) -> list[list[float]]:
+    """Each candidate's features (of `found.chosen`), in FEATURES order."""
+    scores, reasons, similar, chosen = found
     top = max((scores.get(i, 0.0) for i in chosen), default=0.0) or 1.0
     wanted = set(chosen)
     lexical_place = {
@@ -165,19 +159,17 @@ def features(
 
 def order(
     lex: Lexicon,
-    question: Question,
-    scores: dict[int, float],
-    reasons: dict,
-    similar,
+    found: Candidates,
+    rows: list[list[float]],
     limit: int = 5,
     learned: list[float] | None = None,
 ) -> list[Placed]:
-    """The best `limit` candidates by the learned weights (or by `learned`, weights in
-    FEATURES order, as scripts/train_ranker.py tries them), best first."""
-    if not scores:  # no word of the question is in the rules: its meaning alone is no answer
+    """The best `limit` candidates, described by their features (`rows`, as `features` gives
+    them), by the learned weights (or by `learned`, weights in FEATURES order, as
+    scripts/train_ranker.py tries them), best first."""
+    if not found.scores:  # no word of the question is in the rules: its meaning alone is no answer
         return []
-    chosen = candidates(lex, scores, similar, reasons)
-    rows = features(lex, question, scores, reasons, similar, chosen)
+    chosen, reasons = found.chosen, found.reasons
     w = learned or load_weights()
     score = {i: sum(a * b for a, b in zip(w, row)) for i, row in zip(chosen, rows)}
     named = sorted(i for i in chosen if reasons.get(i, {}).get("written"))[:limit]

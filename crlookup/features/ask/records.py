@@ -1,13 +1,16 @@
-"""The records `ask`'s stages pass one another: the question read (`Question`, its `Word`s),
-each entry the ranking placed (`Placed`), and the answers (`Answer`) with the reasons that
-chose them (`Reason`).
+"""The records `ask`'s stages pass one another (pipeline.py runs them): the question read
+(`Question`, its `Word`s), the candidates found for it (`Candidates`), each one the ranking
+placed (`Placed`), and the answers (`Answer`) with the reasons that chose them (`Reason`).
 
 Plain data, importing nothing of crlookup but crlookup.core: every stage may read them.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Word(NamedTuple):
@@ -49,6 +52,18 @@ class Question(NamedTuple):
             for w in self.words
             if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card
         ]
+
+
+class Candidates(NamedTuple):
+    """What was found for a question: every entry with lexical evidence, its score and the
+    evidence (retrieve.rank; the named cards' rulings that apply it: semantic.weigh), every
+    entry's closeness in meaning to the question (semantic.similarities), and the candidates
+    the ranking weighs, by their positions in the lexicon (ranking.candidates)."""
+
+    scores: dict[int, float]
+    reasons: dict[int, dict]
+    similar: np.ndarray  # a cosine similarity for each entry, in document order
+    chosen: list[int]
 
 
 class Placed(NamedTuple):
