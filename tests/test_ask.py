@@ -778,7 +778,7 @@ def test_ask_imports_only_what_it_needs():
 
 
 # --------------------------------------------------------------------------- the cards a question names
-# (found by crlookup.cards.Cards.named_in, with the lexicon's words, rules words and terms)
+# (found by crlookup.features.ask.named.named_in, with the lexicon's words, rules words and terms)
 
 
 @pytest.mark.parametrize(

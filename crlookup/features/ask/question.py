@@ -10,8 +10,8 @@ before "strike"); of two terms with one name, a keyword action and a thing ("cou
 the word's form and the word before it choose ("countered", "you exile"; "counters", "from
 exile").
 
-The cards a question names are read too, with the library's cards (crlookup.cards; "Can my
-Giant Spider block his Serra Angel?" turns on reach and flying): each card's layout and keywords
+The cards a question names are read too (named.py, with the library's cards; "Can my Giant
+Spider block his Serra Angel?" turns on reach and flying): each card's layout and keywords
 join the question's terms as strongly as terms it names itself, its types and the rules terms of
 its text (crlookup.card_rules) less, its Oracle words as words worth CARD_WORDS; a card's
 evidence counts only for entries the question's own words and terms reach (retrieve.py), and its
@@ -30,6 +30,7 @@ from crlookup.core.words import bases
 from crlookup.features.ask.analyzer import NUMBER_WORDS, Analyzer
 from crlookup.features.ask.cited import written
 from crlookup.features.ask.lexicon import EXPANSION, GAP, MAX_TERM_WORDS, SIGNED, Lexicon
+from crlookup.features.ask.named import named_in
 from crlookup.features.ask.records import Question, Word
 from crlookup.library.reader import Library
 
@@ -270,8 +271,7 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
 
 
 def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
-    """The cards `text` names (crlookup.cards.Cards.named_in), each mention with the cards it
-    is read as: one, or for a short name that fits several ("Thalia") the one whose text
+    """The cards `text` names (named.py), each mention with the cards it is read as: one, or for a short name that fits several ("Thalia") the one whose text
     shares the most words with the question, else all of them (what they share counts)."""
     try:
         cards = lib.cards()
@@ -299,7 +299,7 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
 
     asked = set(an.stems(text))
     out = []
-    for mention in cards.named_in(text, known=known, rules=rules, term=term):
+    for mention in named_in(cards, text, known=known, rules=rules, term=term):
         found = [cards.get(i) for i in mention.cards]
         if len(found) > 1:
             overlap = [len(asked & set(an.stems(" ".join(f.text for f in c.faces)))) for c in found]
