@@ -1,22 +1,33 @@
 """Rules questions: read a question for the game's own terms, find the rules that decide it, say why.
 
-A question flows through the package's modules in this order:
+`ask` is the package's public face: it runs the stages of pipeline.py, each reading what the
+one before returned. A question flows through the package's modules in this order:
 
+- records.py: the records the stages pass one another (the question read, its candidates, the
+  entries placed, the answers), importing nothing of crlookup but crlookup.core;
 - analyzer.py: words as both the lexicon and the question read them (folded, stemmed, stop words);
-- lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
-  stemmed words, what cites what, the players' thesaurus); prepare.py makes it (the build keeps
-  it beside the library; another edition's is made in memory, `prepare.lexicon`);
 - cited.py: what answers to real players' questions cite, and the words players write;
-- question.py: the question read: its words, corrections and players' phrases, the terms and
-  rules it names, the cards it names;
-- retrieve.py: the lexical retrieval: every entry's evidence for the question, scored;
-- semantic.py: the semantic retrieval: how close in meaning the question is to every entry
-  (the shipped embedding model of embedding.py; entry vectors made by prepare.py);
-- ranking.py: the candidates of both, ordered by weights learned from real questions;
-- explain.py: the answers, each under its title, with the reasons that chose it.
+- lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
+  stemmed words, what cites what, the players' thesaurus); prepare.py makes it, and reads the
+  edition's entry vectors (the build keeps both beside the library; another edition's are made
+  in memory: `prepare.lexicon`, `prepare.vectors`); embedding.py: the shipped embedding model,
+  and the vectors it made that ship;
+- pipeline.py: the stages, in order:
+  1. the question: procedure.py for a tournament question (the document that decides it),
+     else question.py: its words, corrections and players' phrases, the terms and rules it
+     names, the cards it names (named.py);
+  2. the candidates: retrieve.py, the lexical retrieval (every entry's evidence, scored), and
+     semantic.py, the semantic one (how close in meaning the question is to every entry; the
+     named cards' rulings weighed), of both those ranking.py weighs (procedure.py ranks a
+     tournament question's entries itself);
+  3. the features: ranking.py describes each candidate by the same features;
+  4. the ranking: ranking.py orders them by weights learned from real questions;
+  5. the explanation: explain.py, the answers, each under its title, with the reasons that
+     chose it;
+- rulings.py: a card's ruling read as a question, through the same stages, many at once.
 
-`ask` runs them all: a question is read against an edition of its own language (crlookup.api
-chooses it, and carries the answers to another language's rules when those are wanted).
+A question is read against an edition of its own language (crlookup.api chooses it, and
+carries the answers to another language's rules when those are wanted).
 
 (`crlookup.features.ask.lexicon` is the function `lexicon`, from prepare.py; import from the
 module lexicon.py by name: `from crlookup.features.ask.lexicon import LEXICON_DIR`.)
