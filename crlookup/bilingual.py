@@ -401,7 +401,8 @@ def carry(lib: Library, answers: list, target: str) -> list:
     """`ask`'s answers as the counterpart rules of edition `target` (kept as they are,
     saying so, where there is none)."""
     from crlookup.core.i18n import _
-    from crlookup.features.ask import Answer, title
+    from crlookup.features.ask import title
+    from crlookup.features.ask.records import Answer
 
     out = []
     for a in answers:

@@ -28,14 +28,15 @@ import numpy as np
 
 from crlookup.builder import pipeline as build
 from crlookup.features.ask import procedure
-from crlookup.features.ask.embedding import DIM, embed, to_int8
-from crlookup.features.ask.prepare import (
-    EMBEDDED,
+from crlookup.features.ask.embedding import (
+    DIM,
     SHIPPED_VECTORS,
+    embed,
     passage_key,
-    passages,
     shipped_vectors,
+    to_int8,
 )
+from crlookup.features.ask.prepare import EMBEDDED, passages
 
 OUT = ROOT / "data" / SHIPPED_VECTORS
 

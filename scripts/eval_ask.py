@@ -103,9 +103,10 @@ class Systems:
     def __init__(self):
         from crlookup.builder import pipeline as build
         from crlookup.features import ask
+        from crlookup.features.ask import pipeline
         from crlookup.library import index
 
-        self.ask, self.index = ask, index
+        self.ask, self.pipeline, self.index = ask, pipeline, index
         self.lib = build.open_library()
         self.editions = {lang: self.lib.edition(lang=lang).id for lang in ("en", "ru")}
         self.lexicons = {lang: ask.lexicon(self.lib, e) for lang, e in self.editions.items()}
@@ -129,7 +130,7 @@ class Systems:
             q = self.ask.understand(lex, text, self.lib if self.cards else None)
         except QuestionError:
             return []
-        return [a.number for a in self.ask.answer(self.lib, lex, q, K)]
+        return [a.number for a in self.pipeline.answer(self.lib, lex, q, K)]
 
     def by_search(self, text: str, lang: str, cited=None) -> list[str]:
         try:

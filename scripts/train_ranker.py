@@ -52,8 +52,7 @@ from eval_ask import DEV, DEV2, HOLDOUT, OWN, own, under
 
 from crlookup.builder import pipeline as build
 from crlookup.features import ask
-from crlookup.features.ask import ranking, semantic
-from crlookup.features.ask.retrieve import rank
+from crlookup.features.ask import pipeline, ranking
 
 OUT = ROOT / "data" / ranking.RANKER
 EXAMPLE = 0.1  # the weight of each example question
@@ -195,15 +194,15 @@ class Described:
             return
         if item.get("ruling"):  # not its own evidence
             q = q._replace(card_rulings=tuple(r for r in q.card_rulings if r[2] != item["ruling"]))
-        scores, reasons = rank(lex, q)
-        similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, q))
-        semantic.weigh(lib, lex, q, reasons)
-        chosen = ranking.candidates(lex, scores, similar, reasons)
-        if not chosen:
+        found = pipeline.candidates(lib, lex, q)
+        if not found.chosen:
             return
-        self.args = (lex, q, scores, reasons, similar)
-        self.rows = np.array(ranking.features(lex, q, scores, reasons, similar, chosen))
-        self.right = np.array([any(under(lex.numbers[i], g) for g in item["gold"]) for i in chosen])
+        rows = ranking.features(lex, q, found)
+        self.args = (lex, found, rows)
+        self.rows = np.array(rows)
+        self.right = np.array(
+            [any(under(lex.numbers[i], g) for g in item["gold"]) for i in found.chosen]
+        )
 
     def useful(self) -> bool:
         return bool(self.right.any() and (~self.right).any())

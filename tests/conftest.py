@@ -151,7 +151,9 @@ def archive_editions(request):
     """The 120 editions of the shipped archive, parsed as a build reads them, once per session
     (by the first process that needs them; the others read what it parsed)."""
     return made_once(
-        request.config, "archive-editions", lambda: sources.read(DATA / "official-cr-archive.tar.xz")
+        request.config,
+        "archive-editions",
+        lambda: sources.read(DATA / "official-cr-archive.tar.xz"),
     )
 
 
@@ -283,7 +285,9 @@ def small_home(small_data, small_built) -> Path:
     """`small_data` with its library built in the home (a copy of the one built once per
     process, up to date with these sources): the state before what a test does."""
     home = Path(os.environ["CRLOOKUP_HOME"])
-    shutil.copytree(small_built / "home", home, symlinks=True, ignore=shutil.ignore_patterns(".lock"))
+    shutil.copytree(
+        small_built / "home", home, symlinks=True, ignore=shutil.ignore_patterns(".lock")
+    )
     return home
 
 

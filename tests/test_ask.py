@@ -79,7 +79,7 @@ def test_russian_questions_are_answered_from_the_russian_edition(library):
 
 
 def test_terms_misspellings_and_inflections_are_recognised(library):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     q = ask.understand(lex, "Deathtuch and tramlpe: how is damage assigned among the blockers?")
     assert ("deathtuch", "deathtouch") in q.corrections and ("tramlpe", "trample") in q.corrections
     names = {lex.terms[k].name: lex.terms[k].number for k, _ in q.terms}
@@ -112,7 +112,7 @@ def test_terms_with_the_same_stems_are_told_apart_by_their_words(library, questi
     stems but not their meaning; so do a keyword action and a thing ("countered", "you exile":
     the actions; "a +1/+1 counter", "from exile": counters, the zone); one read is the other
     not."""
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     found = {
         (lex.terms[k].name, lex.terms[k].number) for k, _ in ask.understand(lex, question).terms
     }
@@ -190,7 +190,7 @@ def test_a_rule_named_by_number_comes_first(library):
         "702.19c",
     ]
     assert library.ask("Что говорит правило 702.19с?", limit=1).answers[0].number == "702.19c"
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     q = ask.understand(lex, "Does 999.9z or 702.19b apply with 20 life?")
     assert q.rules == ("702.19b",) and q.numbers == ("20",) and "702.19b" in q.text
 
@@ -198,7 +198,7 @@ def test_a_rule_named_by_number_comes_first(library):
 def test_card_names_are_not_taken_for_typos(library):
     """A word capitalised inside a sentence is a card's name: "Vindicate" is not "indicate",
     "Seer" is not "see"; a typo still is corrected, at the start of a sentence too."""
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     q = ask.understand(lex, "Can I Vindicate the emblem? Sacrafice it to my Viscera Seer.")
     assert q.corrections == [("sacrafice", "sacrifice")]
     assert ask.understand(lex, "Deathtuch: does it work?").corrections == [
@@ -209,7 +209,7 @@ def test_card_names_are_not_taken_for_typos(library):
 def test_words_players_write_are_not_taken_for_typos(library):
     """ "sure", "seems", "dead" are no typos of the rules' "surge", "sees", "dread" (and "surge"
     is a keyword: it was recognised in every question a player was not sure about)."""
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     words = written("en")
     assert {"sure", "seems", "dead", "wondering"} <= words and "deathtuch" not in words
     q = ask.understand(lex, "I'm not sure, but it seems my deathtuch creature is dead?")
@@ -220,7 +220,7 @@ def test_words_players_write_are_not_taken_for_typos(library):
 
 def test_a_cards_name_names_a_keyword_only_by_the_keywords_own_word(library):
     """ "Evolving Wilds" is no Evolve, "Doubling Season" no Double; "Mutate" written so is."""
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
 
     def terms(question):
         return {lex.terms[k].name for k, _named in ask.understand(lex, question).terms}
@@ -231,7 +231,7 @@ def test_a_cards_name_names_a_keyword_only_by_the_keywords_own_word(library):
 
 
 def test_a_word_is_not_corrected_into_another_by_its_first_letter(library):
-    lex = ask.lexicon(library, RU)
+    lex = ask.lexicon(library.reader, RU)
     q = ask.understand(lex, "Сага уходит на кладбище, моё сущесвто тоже?")
     assert q.corrections == [("сущесвто", "существо")]  # "уходит" (leaves) is not "ходит"
 
@@ -251,7 +251,7 @@ def test_names_are_capitalised_words_inside_sentences(words):
 
 
 def test_zones_steps_counters_and_numbers(library):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     q = ask.understand(
         lex, "During my upkeep I have three loyalty counters and 20 life in the graveyard"
     )
@@ -262,7 +262,7 @@ def test_zones_steps_counters_and_numbers(library):
 
 
 def test_question_boilerplate_is_dropped(library):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     q = ask.understand(lex, "What happens if I can do this, does it work?")
     assert q.words == ()
 
@@ -286,7 +286,7 @@ def test_players_phrases_are_read_as_the_rules_words(library):
 def test_players_phrases_are_their_words_not_others_with_their_stems(
     library, question, said, not_said
 ):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     phrases = dict(ask.understand(lex, question).phrases)
     if said:
         assert said in phrases
@@ -295,7 +295,7 @@ def test_players_phrases_are_their_words_not_others_with_their_stems(
 
 
 def test_a_phrase_with_a_gap_is_as_long_as_it_reaches_and_its_gap_stays_free(library):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     # "bolt ... planeswalker" is longer than "bolt", which it holds
     q = ask.understand(lex, "If I Lightning Bolt my opponent's planeswalker, what happens to it?")
     assert [said for said, _meant in q.phrases] == ["bolt my opponent planeswalker"]
@@ -319,7 +319,7 @@ def test_a_phrase_with_a_gap_is_as_long_as_it_reaches_and_its_gap_stays_free(lib
     ],
 )
 def test_signed_numbers_name_loyalty_abilities(library, question, said):
-    lex = ask.lexicon(library, RU if ask.detect_lang(question) == "ru" else EN)
+    lex = ask.lexicon(library.reader, RU if ask.detect_lang(question) == "ru" else EN)
     q = ask.understand(lex, question)
     meant = lex.phrasebook[(SIGNED,)][0]
     assert [s for s, m in q.phrases if m == meant] == said
@@ -382,10 +382,10 @@ def _context_stems(library, lex, edition, number):
 )
 def test_why_is_truthful(library, question):
     asked = library.ask(question, limit=8)
-    lex = ask.lexicon(library, asked.searched)
+    lex = ask.lexicon(library.reader, asked.searched)
     for a in asked.answers:
         assert a.why, a.number
-        context = _context_stems(library, lex, a.edition, a.number)
+        context = _context_stems(library.reader, lex, a.edition, a.number)
         for reason in a.why:
             if m := re.match(r"(?:words matched|совпали слова): (.*)", reason):
                 for word in m.group(1).split(", "):
@@ -434,7 +434,7 @@ def test_citations_are_rule_numbers_in_order():
 def test_rules_judges_cite_weigh_more(library):
     """With the citation counts, a rule answers cite often gains on one they never cite; an
     edition numbered before the July 2009 renumbering (which the answers don't use) gets none."""
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     cited = ask.citations()
     question = ask.understand(lex, "can I sacrifice a creature that is blocking?")
     with_counts, reasons = ask.rank(lex, question)
@@ -452,13 +452,13 @@ def test_rules_judges_cite_weigh_more(library):
     )
     assert with_counts[never] == without[never]
     assert ask.Lexicon({"edition": "en-2009-02-01", "lang": "en"}).citations == ({}, {})
-    assert ask.lexicon(library, RU).citations is ask.citations()
+    assert ask.lexicon(library.reader, RU).citations is ask.citations()
 
 
 def test_russian_questions_reach_the_word_associations_by_english_names(library):
     """The questions counted are English: a Russian question's terms bring their glossary
     English names ("неразрушимость" is Indestructible), whose questions' answers count."""
-    lex = ask.lexicon(library, RU)
+    lex = ask.lexicon(library.reader, RU)
     question = ask.understand(lex, "Можно ли пожертвовать существо с неразрушимостью?")
     named = {lex.terms[k].name: lex.terms[k] for k, _ in question.terms}
     assert named["Неразрушимость"].english == "Indestructible"
@@ -511,8 +511,8 @@ def test_lexicons_are_built_with_the_library(built_home):
 
 
 def test_a_saved_lexicon_reads_back_as_built(library):
-    built = build_lexicon(library, EN)
-    saved = ask.lexicon(library, EN)
+    built = build_lexicon(library.reader, EN)
+    saved = ask.lexicon(library.reader, EN)
     assert saved.numbers == built.numbers
     assert saved.terms == built.terms
     assert saved.postings.keys() == built.postings.keys()
@@ -528,7 +528,7 @@ def test_a_saved_lexicon_reads_back_as_built(library):
 
 
 def test_the_thesaurus_is_kept_with_the_lexicon_until_it_changes(library):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     stamp, kept = lex.phrases
     assert stamp == _thesaurus_stamp("en") and kept == thesaurus(lex.analyzer)
     assert lex.phrasebook is kept
@@ -538,7 +538,7 @@ def test_the_thesaurus_is_kept_with_the_lexicon_until_it_changes(library):
 
 def test_thesaurus_reads_into_words_the_rules_use(library):
     for edition in (EN, RU):
-        lex = ask.lexicon(library, edition)
+        lex = ask.lexicon(library.reader, edition)
         phrases = thesaurus(lex.analyzer)
         assert len(phrases) > 80
         for key, (meant, _words, stems, forms) in phrases.items():
@@ -641,7 +641,8 @@ def test_reasons_told_once():
     """told: a reason SHARED of the answers give alike is said once; one each says its own way
     (a count), and the ranking's groups most share, are left out; what the question was read
     as is not said again."""
-    from crlookup.features.ask.explain import Answer, Reason, _lifted, told
+    from crlookup.features.ask.explain import _lifted, told
+    from crlookup.features.ask.records import Answer, Reason
 
     def answer(number, *why):
         return Answer(EN, number, "", "", 1.0, why)
@@ -750,7 +751,7 @@ def test_unknown_edition_is_not_found():
 )
 @given(st.text(max_size=300))
 def test_any_text_is_read_or_refused(library, text):
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     try:
         q = ask.understand(lex, text)
     except QuestionError:
@@ -779,7 +780,7 @@ def test_ask_imports_only_what_it_needs():
 
 
 # --------------------------------------------------------------------------- the cards a question names
-# (found by crlookup.cards.Cards.named_in, with the lexicon's words, rules words and terms)
+# (found by crlookup.features.ask.named.named_in, with the lexicon's words, rules words and terms)
 
 
 @pytest.mark.parametrize(
@@ -811,9 +812,9 @@ def test_a_named_cards_rules_are_its_reasons(library):
 
 
 def test_a_card_is_read_only_where_the_question_reads_one(library):
-    lex = ask.lexicon(library, EN)
-    assert ask.understand(lex, "Can a creature with vigilance block?", library).cards == ()
-    assert ask.understand(lex, "I cast Vigilance on my creature.", library).cards == (
+    lex = ask.lexicon(library.reader, EN)
+    assert ask.understand(lex, "Can a creature with vigilance block?", library.reader).cards == ()
+    assert ask.understand(lex, "I cast Vigilance on my creature.", library.reader).cards == (
         ("Vigilance", "Vigilance"),
     )
 
@@ -830,15 +831,15 @@ def test_a_named_cards_rulings_are_evidence(library):
     apply (no more than CLOSEST rulings), and the answer they bring says which ruling."""
     from crlookup.features.ask import semantic
 
-    lex = ask.lexicon(library, EN)
+    lex = ask.lexicon(library.reader, EN)
     question = ask.understand(
-        lex, "Blood Moon is out. Does my Windbrisk Heights still enter tapped?", library
+        lex, "Blood Moon is out. Does my Windbrisk Heights still enter tapped?", library.reader
     )
     assert ("Blood Moon", "Blood Moon") in question.cards
     moon = [r for r in question.card_rulings if r[0] == "Blood Moon"]
     assert len(moon) >= 4 and all(rules for *_r, rules in moon)
     reasons: dict = {}
-    semantic.weigh(library, lex, question, reasons)
+    semantic.weigh(library.reader, lex, question, reasons)
     marked = {(e.text, lex.numbers[i]) for i, r in reasons.items() for e in r["ruling"]}
     texts = {text for text, _n in marked}
     assert 1 <= len(texts) <= semantic.CLOSEST
@@ -854,8 +855,8 @@ def test_rulings_count_only_against_the_edition_they_were_linked_in(library):
     question is read without them."""
     older = next(e.id for e in library.editions() if e.lang == "en" and e.date.year == 2024)
     text = "Blood Moon is out. Does my Windbrisk Heights still enter tapped?"
-    assert ask.understand(ask.lexicon(library, EN), text, library).card_rulings
-    assert not ask.understand(ask.lexicon(library, older), text, library).card_rulings
+    assert ask.understand(ask.lexicon(library.reader, EN), text, library.reader).card_rulings
+    assert not ask.understand(ask.lexicon(library.reader, older), text, library.reader).card_rulings
 
 
 def test_cards_in_a_russian_question(library):
@@ -879,10 +880,10 @@ def test_ask_output_reads_cards_as_cards():
 
 @pytest.fixture(scope="module")
 def read(library):
-    lex = ask.lexicon(library, library.edition().id)
+    lex = ask.lexicon(library.reader, library.edition().id)
 
     def names(text: str) -> list[tuple[str, str]]:
-        q = ask.understand(lex, text, library)
+        q = ask.understand(lex, text, library.reader)
         return list(q.cards)
 
     return names
@@ -956,7 +957,7 @@ def test_words_that_are_no_cards(read, question):
 
 
 def test_a_question_reads_cards_only_with_a_library_that_has_them(library):
-    lex = ask.lexicon(library, library.edition().id)
+    lex = ask.lexicon(library.reader, library.edition().id)
     assert ask.understand(lex, "Can my Giant Spider block his Serra Angel?").cards == ()
 
 
@@ -968,22 +969,17 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
     """data/entry-vectors.npz has every answerable entry of the editions it is made from
     (scripts/embed_entries.py --check), the newest English and Russian editions among them,
     so that neither building the library nor `ask` embeds anything for them."""
-    from crlookup.features.ask.prepare import (
-        EMBEDDED,
-        LANGS,
-        passage_key,
-        passages,
-        shipped_vectors,
-    )
+    from crlookup.features.ask.embedding import passage_key, shipped_vectors
+    from crlookup.features.ask.prepare import EMBEDDED, LANGS, passages
 
     shipped = shipped_vectors()
     newest = {library.edition(lang=lang).id for lang in LANGS}
     assert newest <= set(EMBEDDED) <= {e.id for e in library.editions()}
-    wanted = {passage_key(t) for e in EMBEDDED for t in passages(library, e) if t}
+    wanted = {passage_key(t) for e in EMBEDDED for t in passages(library.reader, e) if t}
     # and the tournament documents' entries `ask` answers with (crlookup.features.ask.procedure)
     from crlookup.features.ask import procedure
 
-    wanted |= {passage_key(t) for c in procedure.candidates(library) for t in c.passages}
+    wanted |= {passage_key(t) for c in procedure.candidates(library.reader) for t in c.passages}
     assert len(wanted) > 10_000
     assert wanted == set(shipped)
 
@@ -991,13 +987,14 @@ def test_shipped_vectors_cover_every_shipped_passage(library):
 def test_entry_vectors_are_kept_with_the_library(library):
     import numpy as np
 
-    from crlookup.features.ask import embedding, semantic
-    from crlookup.features.ask.prepare import VECTOR_DIR, passage_key, passages, shipped_vectors
+    from crlookup.features.ask import embedding, prepare
+    from crlookup.features.ask.embedding import passage_key, shipped_vectors
+    from crlookup.features.ask.prepare import VECTOR_DIR, passages
     from crlookup.library.database import kept
 
     assert kept(library.path, VECTOR_DIR, EN) is not None  # built with the library
-    vectors = semantic.vectors(library, EN)
-    texts = passages(library, EN)
+    vectors = prepare.vectors(library.reader, EN)
+    texts = passages(library.reader, EN)
     assert vectors.shape == (len(texts), embedding.DIM)
     norms = np.linalg.norm(vectors, axis=1)
     assert all((n > 0.99) == bool(t) for n, t in zip(norms, texts))  # unit rows; zeros: no answer
@@ -1013,7 +1010,7 @@ def test_a_text_not_shipped_is_embedded_by_the_build(small_data):
     import numpy as np
 
     from crlookup.builder import pipeline as build
-    from crlookup.features.ask import embedding, semantic
+    from crlookup.features.ask import embedding, prepare
     from crlookup.features.ask.prepare import VECTOR_DIR, passages
     from crlookup.library.database import kept
 
@@ -1032,7 +1029,7 @@ def test_a_text_not_shipped_is_embedded_by_the_build(small_data):
         texts = passages(lib, edition)
         i = next(k for k, t in enumerate(texts) if "poisonous" in t)
         kept_vectors = kept(lib.path, VECTOR_DIR, edition)["vectors"]  # embedded by the build
-        assert np.abs(semantic.vectors(lib, edition) - kept_vectors).max() < 1e-3
+        assert np.abs(prepare.vectors(lib, edition) - kept_vectors).max() < 1e-3
         model = embedding.load_model()
         fresh = model.passage([texts[i]])[0]
         assert np.abs(kept_vectors[i].astype(np.float32) - fresh).max() < 2e-3
@@ -1074,24 +1071,21 @@ def test_questions_decided_by_meaning(library, question, rule):
 def test_the_ranking_says_what_placed_each_answer(library):
     """Each answer names the groups of features that lifted it above the other candidates,
     and they did: recomputed from the features and the learned weights."""
-    from crlookup.features.ask import ranking, semantic
-    from crlookup.features.ask.retrieve import rank
+    from crlookup.features.ask import pipeline, ranking
 
     text = "Can my tapped creature block?"
-    lex = ask.lexicon(library, EN)
-    q = ask.understand(lex, text, library)
-    scores, reasons = rank(lex, q)
-    similar = semantic.similarities(library, EN, text)
-    chosen = ranking.candidates(lex, scores, similar)
-    rows = ranking.features(lex, q, scores, reasons, similar, chosen)
-    placed = ranking.order(lex, q, scores, reasons, similar, 5)
+    lex = ask.lexicon(library.reader, EN)
+    q = ask.understand(lex, text, library.reader)
+    found = pipeline.candidates(library.reader, lex, q)
+    rows = ranking.features(lex, q, found)
+    placed = ranking.order(lex, found, rows, 5)
     assert placed[0].score == 1.0 and [p.score for p in placed] == sorted(
         (p.score for p in placed), reverse=True
     )
     mean = [sum(col) / len(rows) for col in zip(*rows)]
     for p in placed:
         assert p.groups
-        row = rows[chosen.index(p.i)]
+        row = rows[found.chosen.index(p.i)]
         for group in p.groups:
             lift = sum(
                 w * (x - m)

@@ -84,7 +84,9 @@ def test_changed_source_rebuilds_and_touched_source_does_not(small_data, small_h
 
 @pytest.mark.parametrize("error", [RuntimeError("disk full"), KeyboardInterrupt()])
 @pytest.mark.parametrize("stage", ["editions", "index", "align"])
-def test_failed_build_leaves_the_old_library(small_data, small_home, tmp_path, monkeypatch, error, stage):
+def test_failed_build_leaves_the_old_library(
+    small_data, small_home, tmp_path, monkeypatch, error, stage
+):
     from crlookup.builder.stages import alignments, editions, index
 
     home = home_of(small_data)

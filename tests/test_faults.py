@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import OFFICIAL, ROOT, one_line, run, write_small_data
+from conftest import OFFICIAL, ROOT, one_line, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

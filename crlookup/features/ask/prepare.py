@@ -3,25 +3,24 @@ lexicons stage keeps them beside the library for the editions `ask` answers from
 crlookup.builder.stages.lexicons; another edition's are made in memory when it is asked about):
 
 - its lexicon (lexicon.py): its rules and glossary read into stemmed words and terms;
-- its entry vectors (semantic.py): each answerable entry, with its title and examples, as the
-  shipped embedding model reads it. Embedding is slow (about 18 entries a second on two cores),
-  so the vectors of every entry of the shipped editions ship with crlookup
-  (data/entry-vectors.npz, made by scripts/embed_entries.py, keyed by a hash of the passage
-  embedded); only the entries of a source of the user's own are embedded, by the build, and an
-  edition outside both has no closeness in meaning for the passages nobody embedded.
+- its entry vectors (`vectors`, for semantic.py): each answerable entry, with its title and
+  examples, as the shipped embedding model reads it. Embedding is slow (about 18 entries a
+  second on two cores), so the vectors of every entry of the shipped editions ship with
+  crlookup (data/entry-vectors.npz, made by scripts/embed_entries.py, keyed by a hash of the
+  passage embedded: embedding.py); only the entries of a source of the user's own are embedded,
+  by the build, and an edition outside both has no closeness in meaning for the passages nobody
+  embedded.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from array import array
 
 from crlookup.core.model import Rule, fold
 from crlookup.core.numbers import KEYWORD_SECTIONS, rule_of
 from crlookup.features.ask.analyzer import Analyzer, _references
-from crlookup.features.ask.embedding import DIM
+from crlookup.features.ask.embedding import DIM, passage_key, shipped_vectors
 from crlookup.features.ask.lexicon import (
     LEXICON_DIR,
     LEXICON_VERSION,
@@ -318,7 +317,6 @@ def lexicon(lib: Library, edition: str) -> Lexicon:
 
 VECTOR_DIR = "vectors"  # beside the database: <library>/vectors/<edition>.pickle
 VECTOR_VERSION = 1
-SHIPPED_VECTORS = "entry-vectors.npz"  # in the shipped data: keys (S12), int8 rows, scales
 
 
 def passage(titles: dict[str, str], rule: Rule) -> str:
@@ -331,10 +329,6 @@ def passage(titles: dict[str, str], rule: Rule) -> str:
     return f"{title}. {body}" if title and title != rule.text else body
 
 
-def passage_key(text: str) -> bytes:
-    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12].encode("ascii")
-
-
 def passages(lib: Library, edition: str) -> list[str]:
     """Each entry's passage in document order ("" for an entry that is never an answer: a
     chapter, a section, a bare heading)."""
@@ -344,27 +338,6 @@ def passages(lib: Library, edition: str) -> list[str]:
         passage(titles, r) if r.kind in ("rule", "subrule") and r.text and r.text != r.title else ""
         for r in entries
     ]
-
-
-def shipped_vectors_path() -> str:
-    """data/entry-vectors.npz, inside the installed package or in a source checkout (not
-    paths.data_dir(), which a library of the user's own sources may point elsewhere)."""
-    from crlookup.core.paths import package_data
-
-    return os.path.join(package_data(), SHIPPED_VECTORS)
-
-
-def shipped_vectors() -> dict[bytes, object]:
-    """The shipped vectors by passage key, as float32 rows (none if the file is missing)."""
-    import numpy as np
-
-    try:
-        with np.load(shipped_vectors_path()) as z:
-            keys, rows, scales = z["keys"], z["rows"], z["scales"]
-    except (OSError, KeyError, ValueError):
-        return {}
-    vectors = rows.astype(np.float32) * scales[:, None]
-    return dict(zip(keys.tolist(), vectors))
 
 
 #: The most passages the build embeds for one edition (about 11 s): an update's changed rules;
@@ -394,3 +367,20 @@ def entry_vectors(lib: Library, edition: str, shipped: dict, embed=None):
         vectors[missing] = embed([texts[i] for i in missing])
         missing = []
     return vectors, len(missing)
+
+
+def vectors(lib: Library, edition: str):
+    """The edition's entry vectors, one float32 row per entry in document order (zeros for
+    entries that are never answers), once per open library: as the build kept them beside the
+    library, else from the shipped vectors by passage (`entry_vectors`), in memory."""
+
+    def load():
+        import numpy as np
+
+        data = kept(lib.path, VECTOR_DIR, edition)
+        if isinstance(data, dict) and data.get("version") == VECTOR_VERSION:
+            return np.asarray(data["vectors"], dtype=np.float32)
+        shipped = lib.memo(("ask", "shipped vectors"), shipped_vectors)
+        return entry_vectors(lib, edition, shipped)[0]
+
+    return lib.memo(("vectors", edition), load)

@@ -12,10 +12,11 @@ by the Comprehensive Rules:
 
 `route` reads the question for those cues: words a rules question does not use ("penalty",
 "decklist", "tiebreaker", "judge", "match"...). A question with too little of them stays with
-the CR, so that game questions are answered as before. `answer` ranks the chosen document's
-entries (its newest English edition) by their words: BM25 over each entry's title, text,
-parts and examples, with the title weighted, after the judges' abbreviations are spelled out
-("GRV" is a Game Rule Violation, "HCE" a Hidden Card Error).
+the CR, so that game questions are answered as before. `rank` ranks the documents' entries
+(their newest English editions), the chosen document's first, by their words: BM25 over each
+entry's title, text, parts and examples, with the title weighted, after the judges'
+abbreviations are spelled out ("GRV" is a Game Rule Violation, "HCE" a Hidden Card Error); and
+by their closeness in meaning to the question. (explain.entries says why each was chosen.)
 """
 
 from __future__ import annotations
@@ -25,11 +26,9 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.documents import DOCUMENTS
 from crlookup.core.i18n import _
 
 if TYPE_CHECKING:
-    from crlookup.features.ask.explain import Answer
     from crlookup.library.reader import Library
 
 
@@ -296,8 +295,7 @@ def vectors(lib: Library, entries: list[Candidate]):
     def make():
         import numpy as np
 
-        from crlookup.features.ask.embedding import DIM, embed
-        from crlookup.features.ask.prepare import passage_key, shipped_vectors
+        from crlookup.features.ask.embedding import DIM, embed, passage_key, shipped_vectors
 
         shipped = lib.memo(("ask", "shipped vectors"), shipped_vectors)
         texts = [p for e in entries for p in e.passages]
@@ -352,32 +350,3 @@ def rank(lib: Library, text: str, found: Route) -> list[tuple[float, Candidate, 
     ]
     out.sort(key=lambda x: -x[0])
     return out
-
-
-def answer(lib: Library, text: str, found: Route, limit: int = 5) -> tuple[str, list[Answer]]:
-    """The newest English edition of the routed document, and the tournament entries that
-    answer the question, best first, each saying which document it came from and why."""
-    from crlookup.features.ask.analyzer import Analyzer
-    from crlookup.features.ask.explain import Answer, deciding
-
-    an = Analyzer("en")
-    written: dict[str, str] = {}  # a stem -> the question's word for it
-    for word in re.findall(
-        r"[^\W\d_]+", expanded(text, lib.memo(("procedure", "thesaurus"), thesaurus))
-    ):
-        written.setdefault(an.stem(word.lower()), word.lower())
-    edition = lib.edition(lang="en", document=found.document).id
-    out = []
-    for score, e, stems in rank(lib, text, found)[:limit]:
-        matched = [written.get(w, w) for w in stems]
-        why = [found.why] if e.document == found.document else []
-        if e.penalty:
-            why.append(_("penalty: {penalty}").format(penalty=e.penalty))
-        why.append(
-            _("{document}: matches {words}").format(
-                document=DOCUMENTS[e.document], words=", ".join(matched[:8]) or "-"
-            )
-        )
-        words = deciding(an, e.text, dict.fromkeys(stems, 1.0))
-        out.append(Answer(e.edition, e.number, e.title, e.text, round(score, 3), tuple(why), words))
-    return edition, out

@@ -10,8 +10,8 @@ before "strike"); of two terms with one name, a keyword action and a thing ("cou
 the word's form and the word before it choose ("countered", "you exile"; "counters", "from
 exile").
 
-The cards a question names are read too, with the library's cards (crlookup.cards; "Can my
-Giant Spider block his Serra Angel?" turns on reach and flying): each card's layout and keywords
+The cards a question names are read too (named.py, with the library's cards; "Can my Giant
+Spider block his Serra Angel?" turns on reach and flying): each card's layout and keywords
 join the question's terms as strongly as terms it names itself, its types and the rules terms of
 its text (crlookup.card_rules) less, its Oracle words as words worth CARD_WORDS; a card's
 evidence counts only for entries the question's own words and terms reach (retrieve.py), and its
@@ -21,7 +21,6 @@ reasons name the card ("Giant Spider (card): reach → 702.17b").
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from crlookup.core.errors import MAX_WORDS, CardsUnavailable, QuestionError
 from crlookup.core.i18n import _
@@ -31,6 +30,8 @@ from crlookup.core.words import bases
 from crlookup.features.ask.analyzer import NUMBER_WORDS, Analyzer
 from crlookup.features.ask.cited import written
 from crlookup.features.ask.lexicon import EXPANSION, GAP, MAX_TERM_WORDS, SIGNED, Lexicon
+from crlookup.features.ask.named import named_in
+from crlookup.features.ask.records import Question, Word
 from crlookup.library.reader import Library
 
 NUMBER = 0.5  # a number written as a word ("one turn" is seldom about the number 1)
@@ -94,15 +95,6 @@ NOT_LOYALTY = {
 _NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
-class Word(NamedTuple):
-    typed: str  # as written in the question (folded); for a player's phrase, the phrase
-    read: str  # the word searched for (a correction, the typed word, or the rules' word)
-    stem: str
-    weight: float = 1.0  # the rules' words a player's phrase stands for count less
-    said: str = ""  # for the rules' words read for a player's phrase: that phrase
-    card: str = ""  # for a word of the Oracle text of a card the question names: its name
-
-
 def _phrase_at(key: tuple[str, ...], stems: list[str], j: int) -> list[int] | None:
     """Where the words of the phrase `key` that starts at `j` are (a GAP skips up to MAX_GAP
     words, which are not the phrase's)."""
@@ -141,35 +133,6 @@ def _loyalty(an: Analyzer, text: str) -> dict[tuple[int, ...], str]:
         at = len(before)
         out[tuple(range(at, at + len(an.words(m.group()))))] = m.group()
     return out
-
-
-class Question(NamedTuple):
-    """A question as understood: its words, the corrections made, the terms recognised."""
-
-    text: str
-    lang: str
-    words: tuple[Word, ...]  # the words that count, in order; then the rules' words for phrases
-    terms: tuple[tuple[int, str], ...]  # (term position in the lexicon, the words that named it)
-    phrases: tuple[tuple[str, str], ...]  # (a player's phrase, the rules' words read for it)
-    numbers: tuple[str, ...]  # numbers written in the question ("20 life")
-    inferred: frozenset[int] = frozenset()  # terms read from a player's phrase, not named
-    rules: tuple[str, ...] = ()  # rule and subrule numbers the question names ("is 702.19b ...")
-    cards: tuple[tuple[str, str], ...] = ()  # (as written, the card's name) of the cards named
-    # the terms the named cards bring: (term, the card's name, its word for it, how much it
-    # counts, the kind of link: crlookup.features.card_rules.Link.kind)
-    card_terms: tuple[tuple[int, str, str, float, str], ...] = ()
-    # the official rulings of the cards named (one card each): (the card's name, date, text,
-    # the rules it applies), for the ranking to weigh against the question
-    card_rulings: tuple[tuple[str, str, str, tuple[str, ...]], ...] = ()
-    asked_as: str = ""  # the question as asked, when `text` is its English reading (Chinese)
-
-    @property
-    def corrections(self) -> list[tuple[str, str]]:
-        return [
-            (w.typed, w.read)
-            for w in self.words
-            if w.typed != w.read and not w.read.isdigit() and not w.said and not w.card
-        ]
 
 
 def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
@@ -308,8 +271,7 @@ def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
 
 
 def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
-    """The cards `text` names (crlookup.cards.Cards.named_in), each mention with the cards it
-    is read as: one, or for a short name that fits several ("Thalia") the one whose text
+    """The cards `text` names (named.py), each mention with the cards it is read as: one, or for a short name that fits several ("Thalia") the one whose text
     shares the most words with the question, else all of them (what they share counts)."""
     try:
         cards = lib.cards()
@@ -337,7 +299,7 @@ def _named_cards(lex: Lexicon, lib: Library, text: str) -> list[tuple]:
 
     asked = set(an.stems(text))
     out = []
-    for mention in cards.named_in(text, known=known, rules=rules, term=term):
+    for mention in named_in(cards, text, known=known, rules=rules, term=term):
         found = [cards.get(i) for i in mention.cards]
         if len(found) > 1:
             overlap = [len(asked & set(an.stems(" ".join(f.text for f in c.faces)))) for c in found]

@@ -7,7 +7,7 @@ SEMANTIC entries by closeness in meaning (semantic.py). Each candidate's feature
 question's words, its meaning, the terms it names, the answers to players' questions and the kind
 of entry tell of it; its score is the sum of its features times their weights. A rule the question
 names by number comes first, with its subrules in order; after it, a further subrule of a rule
-already chosen counts a little less (retrieve.best). The groups of features that placed an
+already chosen counts a little less (`best`). The groups of features that placed an
 answer above the other candidates are its reasons.
 """
 
@@ -16,19 +16,21 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from crlookup.core.i18n import N_
-from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.retrieve import _with_rule, best
+from crlookup.features.ask.cited import with_rule
+from crlookup.features.ask.records import Placed
 
 if TYPE_CHECKING:
-    from crlookup.features.ask.question import Question
+    from crlookup.features.ask.lexicon import Lexicon
+    from crlookup.features.ask.records import Candidates, Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
 CARRIED = 10  # and of the entries a named card carries (its keywords', types', terms' rules)
 # and every entry a named card's ruling applies
 RANKER = "ranker.json"  # in the shipped data
+SAME_RULE = 0.9  # each further answer under the same rule, in the order shown (`best`)
 
 # every feature, with the group it is told under (the order is the order of ranker.json's weights)
 FEATURES = {
@@ -68,18 +70,6 @@ GROUPS = {
 GROUPS_SHOWN = 2
 
 
-class Placed(NamedTuple):
-    """One chosen entry: its position in the lexicon, its score relative to the best answer's
-    (1.0 for the best, and for a rule the question names by number), its lexical evidence
-    (retrieve.rank's reasons) and the groups of features that placed it above the other
-    candidates, strongest first (none for a rule named by number)."""
-
-    i: int
-    score: float
-    reasons: dict
-    groups: tuple[str, ...]
-
-
 def load_weights() -> list[float]:
     """The learned weights, in FEATURES order (data/ranker.json)."""
     from crlookup.core.paths import package_data
@@ -114,15 +104,9 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | 
     return chosen
 
 
-def features(
-    lex: Lexicon,
-    question: Question,
-    scores: dict[int, float],
-    reasons: dict,
-    similar,
-    chosen: list[int],
-) -> list[list[float]]:
-    """Each candidate's features, in FEATURES order."""
+def features(lex: Lexicon, question: Question, found: Candidates) -> list[list[float]]:
+    """Each candidate's features (of `found.chosen`), in FEATURES order."""
+    scores, reasons, similar, chosen = found
     top = max((scores.get(i, 0.0) for i in chosen), default=0.0) or 1.0
     wanted = set(chosen)
     lexical_place = {
@@ -161,7 +145,7 @@ def features(
             "card_type": float(any(k == "type" for *_c, k in r.get("carried", ()))),
             "ruling": max((w.similarity for w in r.get("ruling", ())), default=0.0),
             "ruling_first": float(any(w.first for w in r.get("ruling", ()))),
-            "judged": math.log1p(_with_rule(judged, number)) if judged else 0.0,
+            "judged": math.log1p(with_rule(judged, number)) if judged else 0.0,
             "asked": sum(lift for lift, _stem in r.get("asked", ())),
             "cited_by": math.log1p(lex.cited_by[i]),
             "subrule": float(lex.kinds[i] == "subrule"),
@@ -175,19 +159,17 @@ def features(
 
 def order(
     lex: Lexicon,
-    question: Question,
-    scores: dict[int, float],
-    reasons: dict,
-    similar,
+    found: Candidates,
+    rows: list[list[float]],
     limit: int = 5,
     learned: list[float] | None = None,
 ) -> list[Placed]:
-    """The best `limit` candidates by the learned weights (or by `learned`, weights in
-    FEATURES order, as scripts/train_ranker.py tries them), best first."""
-    if not scores:  # no word of the question is in the rules: its meaning alone is no answer
+    """The best `limit` candidates, described by their features (`rows`, as `features` gives
+    them), by the learned weights (or by `learned`, weights in FEATURES order, as
+    scripts/train_ranker.py tries them), best first."""
+    if not found.scores:  # no word of the question is in the rules: its meaning alone is no answer
         return []
-    chosen = candidates(lex, scores, similar, reasons)
-    rows = features(lex, question, scores, reasons, similar, chosen)
+    chosen, reasons = found.chosen, found.reasons
     w = learned or load_weights()
     score = {i: sum(a * b for a, b in zip(w, row)) for i, row in zip(chosen, rows)}
     named = sorted(i for i in chosen if reasons.get(i, {}).get("written"))[:limit]
@@ -212,3 +194,22 @@ def order(
         )
         placed.append(Placed(i, round(relative[i], 3), reasons.get(i, {"words": set()}), groups))
     return placed
+
+
+def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
+    """The best `limit` entries; each further subrule of a rule already chosen counts a little
+    less, so that a question about two things shows the rules of both."""
+    pool = sorted(scores, key=lambda i: (-scores[i], i))[: limit * 6]
+    chosen: list[int] = []
+    taken: dict[int, int] = {}
+    while pool and len(chosen) < limit:
+
+        def adjusted(i: int) -> float:
+            return scores[i] * SAME_RULE ** taken.get(lex.rule_position(i), 0)
+
+        i = max(pool, key=lambda i: (adjusted(i), -i))
+        pool.remove(i)
+        chosen.append(i)
+        group = lex.rule_position(i)
+        taken[group] = taken.get(group, 0) + 1
+    return chosen

@@ -1,4 +1,4 @@
-"""Lexical retrieval: every entry's evidence for a question, scored, and the best entries.
+"""Lexical retrieval: every entry's evidence for a question, scored.
 
 Ranking combines evidence, each piece kept as a reason (explain.py shows them): BM25 over the
 words (times how much of the question an entry covers), the entries defining a recognised term
@@ -8,8 +8,7 @@ often other rules cite an entry, and how often answers to real players' question
 all for questions with the same words (cited.py: 400.7 and 601.2b decide many questions, answers
 about "X" cite 107.3; a Russian question's words are those of the English names of the terms it
 names); multiplayer and variant rules, and keyword boilerplate, count less unless asked about.
-Bare headings ("702.19. Trample") are never answers; their subrules are, and a further subrule
-of a rule already shown counts a little less than one of another.
+Bare headings ("702.19. Trample") are never answers; their subrules are.
 The weights were set on tests/data/ask_dev.jsonl and checked on the other sets
 (scripts/eval_ask.py).
 """
@@ -18,14 +17,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from crlookup.core.numbers import KEYWORD_SECTIONS, rule_of
+from crlookup.core.numbers import KEYWORD_SECTIONS
+from crlookup.features.ask.cited import with_rule
 from crlookup.features.ask.lexicon import EXPANSION, Lexicon, Term
 
 if TYPE_CHECKING:
-    from crlookup.features.ask.question import Question
+    from crlookup.features.ask.records import Question
 
 VARIANT = 0.6  # multiplayer and casual-variant rules (chapters 8, 9) unless the question names one
 K1, B = 1.2, 0.75  # BM25
@@ -34,11 +33,10 @@ KEYWORD = 1.0  # a keyword ability or action is defined by its own rule: worth m
 PHRASE = 0.5  # two question words next to each other in the entry too (times their mean idf)
 CITED_PRIOR = 0.5  # rules many others cite are central (times log(1 + how many cite it))
 # rules judges' answers cite often decide many questions (times log(1 + answers citing it, and
-# PARENT_SHARE of those citing its rule)); the more so if they cite it for questions with one of
-# the question's words (times the log lift)
-JUDGED, ASKED, PARENT_SHARE = 1.0, 0.25, 0.5
+# cited.PARENT_SHARE of those citing its rule)); the more so if they cite it for questions with
+# one of the question's words (times the log lift)
+JUDGED, ASKED = 1.0, 0.25
 TEMPLATE = 0.6  # keyword boilerplate (the lexicon's `template` entries)
-SAME_RULE = 0.9  # each further answer under the same rule, in the order shown
 SHORTLIST = 300  # entries re-scored for phrases
 GLOSSARY, SECTION = 0.6, 1.0  # a glossary term's or a section's entries, against a keyword's
 MEANING = 0.15  # a word of a recognised term's glossary definition
@@ -85,7 +83,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     judged = lex.citations.counts
     if judged:
         for i in scores:
-            cites = _with_rule(judged, lex.numbers[i])
+            cites = with_rule(judged, lex.numbers[i])
             scores[i] += JUDGED * math.log1p(cites)
     for stem, qw in meaning.items():  # only for entries the question itself found
         docs = lex.postings.get(stem)
@@ -178,7 +176,7 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     if tables:  # rules answers cite for questions with the question's words
         for i in scores:
             for stem, table in tables.items():
-                lift = _with_rule(table, lex.numbers[i])
+                lift = with_rule(table, lex.numbers[i])
                 if lift:
                     scores[i] += ASKED * lift
                     reasons[i].setdefault("asked", []).append((lift, stem))
@@ -195,13 +193,6 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
     return scores, reasons
 
 
-def _with_rule(by_number: Mapping[str, float], number: str) -> float:
-    """A subrule's value plus PARENT_SHARE of its rule's."""
-    rule = rule_of(number)
-    own = by_number.get(number, 0)
-    return own + PARENT_SHARE * by_number.get(rule, 0) if rule != number else own
-
-
 def _weight(lex: Lexicon, term: Term) -> float:
     """How much recognising a term tells: the rarer its name in the rules, the more."""
     rarity = math.log((lex.count + 1) / (term.mentions + 1)) if term.mentions else 1.0
@@ -215,22 +206,3 @@ def _add(scores: dict, reasons: dict, i: int, value: float, why: str, item) -> N
         return
     items.append(item)
     scores[i] = scores.get(i, 0.0) + value
-
-
-def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:
-    """The best `limit` entries; each further subrule of a rule already chosen counts a little
-    less, so that a question about two things shows the rules of both."""
-    pool = sorted(scores, key=lambda i: (-scores[i], i))[: limit * 6]
-    chosen: list[int] = []
-    taken: dict[int, int] = {}
-    while pool and len(chosen) < limit:
-
-        def adjusted(i: int) -> float:
-            return scores[i] * SAME_RULE ** taken.get(lex.rule_position(i), 0)
-
-        i = max(pool, key=lambda i: (adjusted(i), -i))
-        pool.remove(i)
-        chosen.append(i)
-        group = lex.rule_position(i)
-        taken[group] = taken.get(group, 0) + 1
-    return chosen

