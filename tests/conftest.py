@@ -8,12 +8,20 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from crlookup import sources
+
+# The processes of the session (the test processes, the commands and builds they start) keep
+# the bytecode of what they import, as an installed crlookup has it: each of the hundreds of
+# processes the suite starts would otherwise compile crlookup anew (some shells, and this
+# project's CI, set PYTHONDONTWRITEBYTECODE).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -38,9 +46,35 @@ def _official() -> Path:
 OFFICIAL = _official()
 
 
-#: What a test needs the full library for says so: it asks for `built_home` (or `library`,
-#: `private_home`), or its module has `pytestmark = pytest.mark.usefixtures("built_home")`.
+#: How deep the property tests search: each states how many examples it tries in every run,
+#: bounded so that the suite stays quick; a scheduled run (HYPOTHESIS_PROFILE=deep) tries ten
+#: times as many.
+DEPTH = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "deep" else 1
+
+
+def examples(count: int) -> int:
+    """A property test's examples (`@settings(max_examples=examples(40))`), by DEPTH."""
+    return count * DEPTH
+
+
+#: The fixture of the full library (the shipped sources, every edition, built once).
 FULL = "built_home"
+#: Fixtures of libraries of a test's own: a test that has one reads no full library.
+OWN = ("small_data", "small_home", "small_archive")
+
+
+def needs_full(item) -> bool:
+    """Whether a test reads the full library: it asks for `built_home` (or `library`,
+    `private_home`), or it (or its module: `pytestmark = pytest.mark.library`) is marked
+    `library` and has no library of its own (`small_data`)."""
+    names = getattr(item, "fixturenames", ())
+    if FULL in names:
+        return True
+    return item.get_closest_marker("library") is not None and not any(n in names for n in OWN)
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "library: the test reads the full library (built_home)")
 
 
 def _shared(config) -> Path:
@@ -52,20 +86,19 @@ def _shared(config) -> Path:
 
 def pytest_collection_modifyitems(config, items):
     """The tests that need no full library first: they run while it is built."""
-    items.sort(key=lambda item: FULL in getattr(item, "fixturenames", ()))
+    items.sort(key=needs_full)
 
 
 def pytest_collection_finish(session):
     """If a test needs the full library, its build starts now, in a process of its own (the
     first process of the session to get here starts it), so that the tests before it run
     meanwhile."""
-    if any(FULL in getattr(item, "fixturenames", ()) for item in session.items):
+    if any(needs_full(item) for item in session.items):
         _start_building(_shared(session.config))
 
 
 def _start_building(shared: Path) -> None:
     import subprocess
-    import sys
 
     home, done = shared / "crlookup-home", shared / "crlookup-home.done"
     try:
@@ -191,7 +224,7 @@ def crlookup_home(request, tmp_path_factory, monkeypatch) -> Path:
     """CRLOOKUP_HOME for every test: the full library's home for a test that needs it, else a
     home no library can be built in (a file, not a folder), so that a test that forgot to say
     it needs the full library fails at once instead of building one of its own."""
-    if FULL in request.fixturenames:
+    if needs_full(request.node):
         home = request.getfixturevalue(FULL)
     else:
         home = tmp_path_factory.getbasetemp() / "no-library"
@@ -204,9 +237,21 @@ def crlookup_home(request, tmp_path_factory, monkeypatch) -> Path:
 
 @pytest.fixture
 def private_home(built_home, tmp_path, monkeypatch) -> Path:
-    """A copy of the built home that a test may change (ingest, rebuild)."""
+    """A copy of the built home that a test may change (ingest, rebuild): its databases
+    copied (SQLite writes them in place), its other files linked (a build never writes them
+    again: it writes new ones and renames them into place)."""
     home = tmp_path / "home"
-    shutil.copytree(built_home, home, ignore=shutil.ignore_patterns(".lock"))
+
+    def copy(source, target):
+        if source.endswith((".sqlite", "current", "manifest.json")):
+            return shutil.copy2(source, target)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+        return target
+
+    shutil.copytree(built_home, home, ignore=shutil.ignore_patterns(".lock"), copy_function=copy)
     monkeypatch.setenv("CRLOOKUP_HOME", str(home))
     return home
 

@@ -11,7 +11,7 @@ from crlookup.core.model import Reference, Rule, Source
 from crlookup.features import history
 from crlookup.library.alignments import align_editions
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 
 def pairs(library, old, new):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import run
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")

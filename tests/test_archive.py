@@ -18,6 +18,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -476,7 +477,7 @@ def _check(edition) -> None:
     assert repeats == noted
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(st.sampled_from(LINES), max_size=80),
     st.sampled_from(["\n", "\r\n", "\r"]),
@@ -492,7 +493,7 @@ def test_interleaved_real_lines_parse_or_raise_source_error(lines, end, codec):
     _check(e)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.binary(max_size=600))
 def test_random_bytes_after_a_header_parse_or_raise_source_error(tail):
     try:
@@ -513,7 +514,7 @@ def _start_of_a_wrapped_file() -> bytes:
 WRAPPED_START = _start_of_a_wrapped_file()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 4000), st.binary(min_size=1, max_size=3)), max_size=8))
 def test_a_damaged_real_file_parses_or_raises_source_error(damage):
     data = bytearray(WRAPPED_START)

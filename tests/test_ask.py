@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,7 @@ from crlookup.features.ask.question import _loyalty
 from crlookup.library import home as library_home
 from crlookup.ui.cli import cli
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 ROOT = Path(__file__).resolve().parent.parent
 EN, RU = "en-2026-08-07", "ru-2019-01-25"
@@ -747,7 +748,9 @@ def test_unknown_edition_is_not_found():
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.text(max_size=300))
 def test_any_text_is_read_or_refused(library, text):

@@ -23,7 +23,7 @@ from textual.widgets import Input, OptionList, Static
 
 from crlookup.ui.browse import Browser, KeysScreen, PickScreen, Place
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 NEWEST = "en-2026-08-07"
 SIZE = (80, 24)

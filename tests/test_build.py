@@ -23,10 +23,12 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 def new_edition_file(tmp_path: Path, day: str = "September 1, 2026", name="next.txt") -> Path:
-    text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_bytes()
+    """An edition the library has not: a small official one (October 2003's, in no test
+    library: a fifth of the newest, quick to add) dated `day`."""
+    text = (OFFICIAL / "MagicCompRules-2003-10-01.txt").read_bytes()
     path = tmp_path / name
     path.write_bytes(
-        text.replace(b"effective as of August 7, 2026", f"effective as of {day}".encode())
+        text.replace(b"current as of October 1, 2003", f"current as of {day}".encode())
     )
     return path
 

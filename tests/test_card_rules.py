@@ -7,7 +7,7 @@ import pytest
 
 from crlookup.features import card_rules
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 EDITION = "en-2026-08-07"
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from crlookup.core.errors import CardQueryError, QueryError
 from crlookup.core.names import check_name, name_key
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 
 @pytest.fixture(scope="module")

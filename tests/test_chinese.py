@@ -24,7 +24,7 @@ from crlookup.core.errors import SourceError
 from crlookup.core.model import detect_lang
 from crlookup.sources import archive, glossary
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 ZH = DATA / "cr-zh-archive.tar.xz"

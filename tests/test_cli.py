@@ -17,7 +17,7 @@ from rich.text import Text
 
 from crlookup.ui.cli import cli
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -11,7 +11,7 @@ from conftest import run
 from crlookup.features import history
 from crlookup.library.alignments import stored
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 NEWEST = "en-2026-08-07"
 

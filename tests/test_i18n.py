@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from crlookup.core import i18n
 from crlookup.ui.cli import cli
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 ROOT = Path(__file__).resolve().parent.parent
 

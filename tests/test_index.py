@@ -6,13 +6,14 @@ import contextlib
 import itertools
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crlookup.core.errors import QueryError
 from crlookup.library import index
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 NEWEST = ("en-2026-08-07",)
 
@@ -192,7 +193,7 @@ def test_odd_queries(en, query):
         pass
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.text(max_size=40))
 def test_any_text_searches_or_says_why(en, text):
     with contextlib.suppress(QueryError):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from crlookup.core import references as refs
 from crlookup.core.model import Reference
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 
 def found(text):

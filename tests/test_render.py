@@ -12,7 +12,7 @@ from crlookup.ui.render import ask
 from crlookup.ui.render import text as views
 from crlookup.ui.render.rule import RuleView
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 
 def printed(renderable, width=40, **kw) -> str:

@@ -10,7 +10,7 @@ import pytest
 from crlookup.features import rulings
 from crlookup.features.ask import rulings as reading
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 LABELLED = Path(__file__).resolve().parent / "data" / "ruling_links_labelled.jsonl"
 

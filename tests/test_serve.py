@@ -19,13 +19,13 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import run
+from conftest import examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::ResourceWarning"),
-    pytest.mark.usefixtures("built_home"),  # the full library
+    pytest.mark.library,  # the full library
 ]
 # `crlookup` as a process of its own, of the crlookup under test (the tests' own folder first on
 # its path, as in the test process): an installed one would read its own copy of the shipped
@@ -421,7 +421,7 @@ def test_slow_commands_wait_their_turn_and_beyond_the_queue_are_refused():
 # ------------------------------------------------------------------ any input, read
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=200), st.binary(max_size=200))
 def test_the_guard_reads_any_bytes_without_failing(path, query):
     from crlookup.ui.serve.app import Guard
@@ -436,7 +436,7 @@ def test_the_guard_reads_any_bytes_without_failing(path, query):
         assert refused.status == 400 and "\n" not in refused.told.message
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["q", "limit", "doc", "cards", "x", ""]), st.text())))
 def test_an_endpoint_reads_any_query_as_values_or_bad_input(query):
     from crlookup.core.errors import BadInput

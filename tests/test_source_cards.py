@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -219,7 +220,7 @@ _CARD = st.dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_CARD, min_size=1, max_size=4))
 def test_any_lines_read_or_refused(items):
     data = _gz("\n".join(json.dumps(i) for i in items).encode())
@@ -232,7 +233,7 @@ def test_any_lines_read_or_refused(items):
     assert all(c.faces and isinstance(c, Card) for c in read)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.binary(max_size=200))
 def test_any_bytes_read_or_refused(data):
     with contextlib.suppress(SourceError):
@@ -502,7 +503,7 @@ _RULING_LINE = (
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_RULING_LINE, min_size=1, max_size=4))
 def test_any_ruling_lines_read_or_refused(lines):
     from crlookup.core.model import Ruling
@@ -516,7 +517,7 @@ def test_any_ruling_lines_read_or_refused(lines):
     assert read and all(isinstance(r, Ruling) and r.name and r.text for r in read)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.binary(max_size=200))
 def test_any_bytes_as_rulings_or_faces_read_or_refused(data):
     from crlookup.sources import rulings as ruling_file

@@ -15,6 +15,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -508,7 +509,7 @@ def scratch(tmp_path_factory) -> Path:
     return Path(shutil.copytree(FOLDER, tmp_path_factory.mktemp("fuzz") / FOLDER.name))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(noise=_TEXT, where=st.floats(0, 1), whole=st.booleans())
 def test_any_text_in_a_chapter_gives_editions_or_a_source_error(scratch, noise, where, whole):
     original = _raw("chapter_3.md")

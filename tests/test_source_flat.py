@@ -24,7 +24,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import OFFICIAL
+from conftest import OFFICIAL, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -427,7 +427,7 @@ def test_truncated_file_keeps_what_it_has():
     assert e.rules[-1].number == "502.63a" and not e.glossary
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_parse_or_raise_source_error(data):
     with contextlib.suppress(SourceError):
@@ -470,7 +470,7 @@ FRAGMENTS = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=40), st.booleans())
 def test_arbitrary_fragments_parse_or_raise_source_error(fragments, with_head):
     head = "Comprehensive Rules These rules are current as of February 1, 2009. "

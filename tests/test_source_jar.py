@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -320,7 +321,7 @@ def test_no_part_heading_after_the_title():
 # --- properties ------------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=600))
 def test_random_bytes_raise_only_source_error(data):
     with contextlib.suppress(SourceError):
@@ -338,7 +339,7 @@ LINES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=40))
 def test_random_documents_parse_or_raise_source_error(lines):
     data = ("https://x/mtg_jar_3may19_en.pdf\n## 판정\n" + "\n".join(lines)).encode()
@@ -354,7 +355,7 @@ def test_random_documents_parse_or_raise_source_error(lines):
     ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_slices_of_the_real_file_parse_or_raise_source_error(data):
     lines = RAW.split(b"\n")
@@ -371,7 +372,7 @@ def test_slices_of_the_real_file_parse_or_raise_source_error(data):
     assert len(ids) == len(set(ids))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(st.characters(blacklist_characters="-"), max_size=120))
 def test_ids_of_any_title(title):
     """An id is never empty, a number, "introduction", or more than five words; no dots."""

@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import OFFICIAL
+from conftest import OFFICIAL, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -420,7 +420,7 @@ def test_truncated_file_keeps_what_it_has():
     assert e.rules[-1].number == "702.19a" and e.glossary == ()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=500))
 def test_arbitrary_bytes_parse_or_raise_source_error(data):
     with contextlib.suppress(SourceError):
@@ -438,7 +438,7 @@ LINES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=40))
 def test_arbitrary_line_sequences_parse_or_raise_source_error(lines):
     data = ("## Полные правила\n(от 25 января 2019)\n" + "\n".join(lines)).encode()
@@ -451,7 +451,7 @@ def test_arbitrary_line_sequences_parse_or_raise_source_error(lines):
     assert all(re.fullmatch(r"[0-9a-z.]+", n) for n in found)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_slices_of_the_real_file_parse_or_raise_source_error(data):
     lines = CUT.read_bytes().split(b"\n")

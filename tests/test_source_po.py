@@ -17,6 +17,7 @@ from pathlib import Path
 
 import conftest
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -498,7 +499,7 @@ def test_real_file_cut_short_is_an_error():
     assert e.value.line == cut.count(b"\n")  # the last non-blank line
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_parse_or_raise_source_error(data):
     try:
@@ -543,7 +544,7 @@ VOCABULARY = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(VOCABULARY), max_size=40))
 def test_arbitrary_line_sequences_parse_or_raise_source_error(lines):
     try:
@@ -555,7 +556,7 @@ def test_arbitrary_line_sequences_parse_or_raise_source_error(lines):
         assert len(numbers) == len(set(numbers))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_damaged_fixture_parses_or_raises_source_error(data):
     raw = bytearray(CUT.read_bytes())

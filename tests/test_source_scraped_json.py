@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import OFFICIAL
+from conftest import OFFICIAL, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -523,7 +523,7 @@ def test_file_name_gives_the_date():
     assert e.id == "en-2031-01-02"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_parse_or_raise_source_error(data):
     try:
@@ -541,7 +541,7 @@ _JSON = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(_JSON)
 def test_arbitrary_json_parses_or_raises_source_error(value):
     try:
@@ -579,7 +579,7 @@ _RULES = st.lists(st.tuples(_TEXT, st.lists(_TEXT, max_size=3)), max_size=4)
 _DOC = st.dictionaries(_TITLES, st.dictionaries(_TITLES, _RULES, max_size=5), max_size=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(_DOC)
 def test_arbitrary_documents_parse_or_raise_source_error(doc):
     from crlookup.core import numbers

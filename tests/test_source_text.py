@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -270,14 +271,14 @@ def test_truncated_file_keeps_what_it_has():
     assert any("sections in the contents are missing from the body (703, 704" in n for n in e.notes)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_parse_or_raise_source_error(data):
     with contextlib.suppress(SourceError):
         text.read(Path("fuzz.txt"), data)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(
         st.sampled_from(

@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -642,7 +643,9 @@ JSON_VALUES = st.recursive(
     ),
     max_leaves=25,
 )
-SLOW = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(
+    max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _read_or_source_error(folder: Path) -> Edition | None:

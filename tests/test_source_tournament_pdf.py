@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -543,7 +544,7 @@ def test_not_a_pdf_and_nothing():
     assert "PDF" in fails(b"%PDF-1.4\n%%EOF\n").expected
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.binary(max_size=3000), st.booleans())
 def test_random_bytes_raise_only_source_errors(tail, closed):
     data = b"%PDF-1.4\n" + tail + (b"\n%%EOF\n" if closed else b"")
@@ -551,7 +552,7 @@ def test_random_bytes_raise_only_source_errors(tail, closed):
         tournament_pdf.read(Path("random.pdf"), data)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_damaged_copies_of_the_real_file_raise_only_source_errors(draw):
     """Cut anywhere (then closed by an end marker or not), or with bytes overwritten: either

@@ -16,6 +16,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -325,7 +326,7 @@ def test_stray_numbers_are_text():
     assert sum("out of sequence" in n for n in e.notes) == 2
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes_parse_or_raise_source_error(data):
     webpage.sniff(data)
@@ -333,7 +334,7 @@ def test_arbitrary_bytes_parse_or_raise_source_error(data):
         webpage.read(Path("cr-2010-07-16-fuzz.txt"), data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.sampled_from(

@@ -11,7 +11,7 @@ from conftest import one_line, run
 
 from crlookup.core.documents import label
 
-pytestmark = pytest.mark.usefixtures("built_home")  # the full library
+pytestmark = pytest.mark.library  # the full library
 
 DATA = Path(__file__).resolve().parent / "data"
 

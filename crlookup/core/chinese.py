@@ -16,18 +16,35 @@ character is a word of its own (`words`, `joined`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
 HAN_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-HAN = re.compile(f"[{HAN_CHARS}]+")
 # a Chinese run, or a word of letters and digits ("702.19b", "deathtouch", "X")
 _WORD = rf"[^\W{HAN_CHARS}]+"
-_PIECE = re.compile(rf"[{HAN_CHARS}]+|{_WORD}(?:\.{_WORD})*")
+# The patterns, compiled when first used (the three take 14 ms, which a lookup in English
+# would pay at every start): HAN (a Chinese run) is a name of this module all the same.
+_PATTERNS = {
+    "HAN": f"[{HAN_CHARS}]+",
+    "_PIECE": rf"[{HAN_CHARS}]+|{_WORD}(?:\.{_WORD})*",
+    "_WORDS": rf"[{HAN_CHARS}]|[^\s{HAN_CHARS}]+",
+}
+
+
+@functools.cache
+def _compiled(name: str) -> re.Pattern:
+    return re.compile(_PATTERNS[name])
+
+
+def __getattr__(name: str) -> re.Pattern:
+    if name in _PATTERNS:
+        return _compiled(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def has_chinese(text: str) -> bool:
-    return HAN.search(text) is not None
+    return _compiled("HAN").search(text) is not None
 
 
 def pairs(run: str) -> list[str]:
@@ -45,9 +62,10 @@ def tokens(text: str, characters: bool = False) -> Iterator[tuple[str, int, int,
     position it has in a query (a query is read as pairs only: 践踏 is found as 践踏, not 践
     and 踏)."""
     pos = 0
-    for m in _PIECE.finditer(text):
+    han = _compiled("HAN")
+    for m in _compiled("_PIECE").finditer(text):
         piece, at = m.group(), m.start()
-        if not HAN.fullmatch(piece):
+        if not han.fullmatch(piece):
             yield piece, pos, at, m.end()
             pos += 1
             continue
@@ -64,23 +82,21 @@ def tokens(text: str, characters: bool = False) -> Iterator[tuple[str, int, int,
             yield piece[-1], pos - 1, at + len(piece) - 1, at + len(piece)
 
 
-_WORDS = re.compile(rf"[{HAN_CHARS}]|[^\s{HAN_CHARS}]+")
-
-
 def words(text: str) -> list[str]:
     """The words of `text` as texts are compared: split at spaces, and each Chinese character
     a word of its own ("规则702.19b" is 规, 则, 702.19b); a text without Chinese, `split()`."""
     if not has_chinese(text):
         return text.split()
-    return _WORDS.findall(text)
+    return _compiled("_WORDS").findall(text)
 
 
 def joined(pieces: list[str]) -> str:
     """Words of `words` put back together: a space between two words, none beside a Chinese
     character."""
     out = ""
+    han = _compiled("HAN")
     for piece in pieces:
-        if out and not (HAN.match(piece) or HAN.match(out[-1])):
+        if out and not (han.match(piece) or han.match(out[-1])):
             out += " "
         out += piece
     return out

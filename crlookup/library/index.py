@@ -494,13 +494,21 @@ class Index:
 
     def _check_expansion(self, query) -> None:
         """QueryError for a wildcard that stands for more than MAX_EXPANSION words of the index
-        ("*e*": 2,016 of them, and 4 s to search; "sacrific*" stands for one)."""
+        ("*e*": 2,016 of them, and 4 s to search; "sacrific*" stands for one; "*" alone, every
+        word: it scored every document for a minute)."""
         from itertools import islice
 
-        from whoosh.query import MultiTerm
+        from whoosh.query import Every, MultiTerm
 
         reader = self.searcher.reader()
         for node in query.leaves():
+            if isinstance(node, Every):  # a wildcard alone ("*"): it stands for every word
+                raise QueryError(
+                    _(
+                        "{pattern!r} stands for more than {count} words: a wildcard may "
+                        "stand for at most {count}; give more letters"
+                    ).format(pattern="*", count=MAX_EXPANSION)
+                )
             if isinstance(node, MultiTerm):
                 count = sum(1 for _ in islice(node._btexts(reader), MAX_EXPANSION + 1))
                 if count > MAX_EXPANSION:
