@@ -179,7 +179,13 @@ def _inodes(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
 
 
-def test_archive_members_are_editions_named_after_them(small_archive):
+@pytest.fixture
+def whole(monkeypatch):
+    """Builds that put every edition in at once (not the newest first, as on first use)."""
+    monkeypatch.setattr(build, "FIRST", None)
+
+
+def test_archive_members_are_editions_named_after_them(small_archive, whole):
     lib = build.open_library(home_of(small_archive))
     infos = {e.id: e for e in lib.editions()}
     assert list(infos) == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01", "en-2010-07-16"]
@@ -231,7 +237,7 @@ def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path
     lib.close()
 
 
-def test_a_new_archive_member_is_added_alone(small_archive):
+def test_a_new_archive_member_is_added_alone(small_archive, whole):
     home = home_of(small_archive)
     build.open_library(home).close()
     conftest.write_archive(
@@ -249,7 +255,7 @@ def test_a_new_archive_member_is_added_alone(small_archive):
     lib.close()
 
 
-def test_a_removed_member_rebuilds_from_scratch(small_archive):
+def test_a_removed_member_rebuilds_from_scratch(small_archive, whole):
     home = home_of(small_archive)
     build.open_library(home).close()
     conftest.write_archive(small_archive / "official-cr-archive.tar.xz", conftest.SMALL_ARCHIVE[1:])
@@ -268,8 +274,9 @@ def test_first_use_puts_the_newest_first_and_adds_the_rest_in_the_background(
     monkeypatch.setattr(build, "FIRST", 1)
     home = home_of(small_archive)
     lib = build.open_library(home)  # starts `python -m crlookup.builder grow` (CRLOOKUP_DATA)
-    assert [e.id for e in lib.editions()] == ["en-2004-10-01", "en-2010-07-16"]
-    assert lib.pending == 2
+    # the newest of the archive first; its older ones and the 2010 page follow
+    assert [e.id for e in lib.editions()] == ["en-2004-10-01"]
+    assert lib.pending == 3
     first = lib.path
     lib.close()
     deadline = time.monotonic() + 120
@@ -304,7 +311,7 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
     started = []
     monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
     build.open_library(home).close()
-    assert len(started) == 1  # the first use starts adding the two older editions
+    assert len(started) == 1  # the first use starts adding the older editions and the page
     real = shutil.disk_usage
     monkeypatch.setattr(shutil, "disk_usage", lambda p: real(p)._replace(free=5 * 1024 * 1024))
     assert build.main(["grow", home]) == 1  # what that process does, on a full disk
@@ -313,20 +320,20 @@ def test_adding_the_older_editions_failed_is_said_and_not_retried_by_every_comma
     result = run("rule", "100.1")
     assert result.output.startswith("en-2004-10-01")
     assert result.error == (
-        f"crlookup: 2 older editions could not be added: {reason} (the editions before "
+        f"crlookup: 3 older editions could not be added: {reason} (the editions before "
         "2004-10-01 and history are missing; tried again in ten minutes)\n"
     )
     error = run("history", "502.9", "--json", code=1).error  # issue 32: it gave 2 steps of 4
     assert one_line(error) == (
-        f"this needs every edition: 2 older editions could not be added: {reason}"
+        f"this needs every edition: 3 older editions could not be added: {reason}"
     )
     error = run("rule", "100.1", "--edition", "2003-07-02", "--json", code=1).error
     assert one_line(error) == (
-        f"no edition (en) in force on 2003-07-02: 2 older editions could not be added: {reason}"
+        f"no edition (en) in force on 2003-07-02: 3 older editions could not be added: {reason}"
     )
     doctor = run("doctor", code=1)  # issue 32: it said all was well
-    assert f"  older editions               2 could not be added: {reason}\n" in doctor.output
-    assert one_line(doctor.error) == f"2 older editions could not be added: {reason}"
+    assert f"  older editions               3 could not be added: {reason}\n" in doctor.output
+    assert one_line(doctor.error) == f"3 older editions could not be added: {reason}"
     assert len(started) == 1  # not started again by those commands
     monkeypatch.setattr(shutil, "disk_usage", real)
     monkeypatch.setattr(build, "GROW_RETRY_S", 0)  # ten minutes later: tried again
@@ -370,7 +377,7 @@ def test_a_command_that_needs_an_edition_still_being_added_waits_for_it(small_ar
     searched = run("search", "tapped", "--json").output  # (the index's statistics: every edition)
     for command, before in ((("history", "502.9"), complete), (("search", "tapped"), searched)):
         build.rebuild(home, first=1).close()  # a heal: the newest first again
-        assert build.open_library(home).pending == 2
+        assert build.open_library(home).pending == 3  # (two older, and the 2010 page)
         assert run(*command, "--json").output == before  # waited for, not cut short
     steps = [s["edition"] for s in json.loads(complete)["steps"]]
     assert steps[:3] == ["en-2003-03-15", "en-2003-07-01", "en-2004-10-01"]
@@ -419,7 +426,7 @@ def test_the_browser_is_not_held_by_the_older_editions(small_archive, monkeypatc
     home = home_of(small_archive)
     lib = api.open(home)
     lib.waits = False
-    with pytest.raises(EditionsPending, match=r"^this needs every edition \(yet: 2 older"):
+    with pytest.raises(EditionsPending, match=r"^this needs every edition \(yet: 3 older"):
         lib.history("502.9")
     build.grow(home)
     steps = [s.edition for s in lib.history("502.9").steps if s.main]

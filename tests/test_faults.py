@@ -362,7 +362,7 @@ def test_a_read_only_home_never_starts_adding_the_older_editions(small_archive, 
     result = run("rule", "100.1")
     assert result.output.startswith("en-2004-10-01")
     assert result.error == (
-        f"crlookup: 2 older editions could not be added: the library home {home} is read-only "
+        f"crlookup: 3 older editions could not be added: the library home {home} is read-only "
         "(the editions before 2004-10-01 and history are missing; tried again in ten minutes)\n"
     )
     assert len(started) == 1

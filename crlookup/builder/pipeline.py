@@ -53,9 +53,14 @@ def stages() -> tuple[Stage, ...]:
     return (editions.STAGE, alignments.STAGE, lexicons.STAGE, cards.STAGE, index.STAGE)
 
 
-def _later(todo: list[Unit], first: int) -> set[str]:
-    """The archive members a first build leaves for later: all but the newest `first` of each
-    archive's English editions and the newest `FIRST_TRANSLATED` of each translation's."""
+def _later(todo: list[Unit], first: int) -> dict[str, list[str]]:
+    """The units a first build leaves for later, each with the languages of its editions: all but the newest
+    `first` of each archive's English editions, and the newest `FIRST_TRANSLATED` of each
+    translation's; and, when an archive gives the English editions to answer with, every
+    other edition of the rules that is no user's own (the seeds: older editions, and the
+    translations of an edition of its own). The tournament documents, and the user's, go in
+    first."""
+    from crlookup.core.documents import document_of
     from crlookup.sources import archive
 
     groups: dict[tuple[str, str], list[Unit]] = {}
@@ -64,10 +69,16 @@ def _later(todo: list[Unit], first: int) -> set[str]:
             named = archive.MEMBER.match(u.member)
             lang = (named.group(1) if named else None) or "en"
             groups.setdefault((u.file.name, lang), []).append(u)
-    later = set()
+    later: dict[str, list[str]] = {}
     for (_file, lang), members in groups.items():
         keep = first if lang == "en" else FIRST_TRANSLATED
-        later |= {u.key for u in members[:-keep]}
+        later |= {u.key: [lang] for u in members[: len(members) - keep]}
+    if not any(lang == "en" for _file, lang in groups):
+        return later
+    for u in todo:
+        rules = [e for e in u.file.editions if document_of(e) == "cr"]
+        if not u.member and u.file.origin == "shipped" and rules:
+            later[u.key] = [e.split("-")[0] for e in rules]
     return later
 
 
@@ -75,12 +86,14 @@ def _connect(path: str, readonly: bool = True) -> sqlite3.Connection:
     return open_db(path, readonly)
 
 
-#: On first use, the archive's newest editions go into the library first (with every other
-#: source), so that the first command answers in seconds; the older ones are added right
-#: after, by a process of their own (`grow`), while the library is already in use.
-FIRST = 8
-#: Of an archive of translations (the Chinese editions), only the newest goes in first.
-FIRST_TRANSLATED = 1
+#: On first use, the archive's newest English editions go into the library first (with the
+#: tournament documents), so that the first command answers in seconds; the older ones, the
+#: other editions of the rules and the translations are added right after, by a process of
+#: their own (`grow`), while the library is already in use (a command that needs one of
+#: them waits for it).
+FIRST = 2
+#: Of an archive of translations (the Chinese editions), none goes in first.
+FIRST_TRANSLATED = 0
 
 
 def open_library(root: str | None = None, progress: Progress | None = None) -> Library:
@@ -520,7 +533,8 @@ def _run(
     if first is not None and not base:
         later = _later(todo, first)
         todo = [u for u in todo if u.key not in later]
-        stamp = dict(stamp, pending=len(later))
+        langs = sorted({lang for langs in later.values() for lang in langs})
+        stamp = dict(stamp, pending=sum(map(len, later.values())), pending_langs=langs)
     # fresh processes, not forks: a process that has run the embedding model (its OpenMP
     # threads) cannot fork a child that runs it again (the child hangs)
     spawn = multiprocessing.get_context("spawn")

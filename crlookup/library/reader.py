@@ -253,6 +253,18 @@ class Library:
         put the newest in first); 0 when it is complete."""
         return (self.meta("stamp") or {}).get("pending", 0)
 
+    @property
+    def pending_langs(self) -> frozenset[str]:
+        """The languages of the editions still to be added (a library built before they were
+        recorded: those of its archives)."""
+        stamp = self.meta("stamp") or {}
+        if not stamp.get("pending"):
+            return frozenset()
+        if "pending_langs" in stamp:
+            return frozenset(stamp["pending_langs"])
+        rows = self.db.execute("SELECT DISTINCT lang FROM editions WHERE format = 'archive'")
+        return frozenset(r[0] for r in rows)
+
     def meta(self, key: str):
         """What the build recorded under `key` (JSON), or None."""
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -365,6 +377,12 @@ class Library:
         lang = lang or "en"
         of_document = [e for e in editions if e.document == document]
         of_lang = [e for e in of_document if e.lang == lang]
+        if not of_lang and lang in self.pending_langs:  # (its editions are being added)
+            raise EditionsPending(
+                _("no edition in language {lang!r}").format(lang=lang),
+                sorted({e.lang for e in of_document}),
+                self._yet(),
+            )
         if not of_lang:
             raise NotFound(
                 _("no edition in language {lang!r}").format(lang=lang),
@@ -390,6 +408,10 @@ class Library:
             return self.edition(lang=lang, document=document)
         of_document = [e for e in self.editions(document) if e.document == document]
         langs = sorted({e.lang for e in of_document})
+        if lang not in langs and lang in self.pending_langs:  # (its editions are being added)
+            raise EditionsPending(
+                _("no edition in language {lang!r}").format(lang=lang), langs, self._yet()
+            )
         if lang not in langs:  # "fr-2026-04-17": that day's editions in the languages there are
             on_day = [e.id for e in of_document if e.id.endswith("-" + wanted)]
             raise NotFound(
@@ -450,7 +472,7 @@ class Library:
         """For what needs every edition (a rule's history, a search of all editions, the
         alignments), or every edition of `lang`: `EditionsPending` while older editions (of
         `lang`) are still being added."""
-        if self.pending and (lang is None or self._archive_from(lang) is not None):
+        if self.pending and (lang is None or lang in self.pending_langs):
             raise EditionsPending(_("this needs every edition"), yet=self._yet())
 
     def _yet(self) -> str:
@@ -640,6 +662,10 @@ class Library:
             "(SELECT 1 FROM gloss g WHERE g.edition = e.id) ORDER BY e.date DESC LIMIT 1",
             (lang,),
         ).fetchone()
+        if row is None and lang in self.pending_langs:  # (its editions are being added)
+            raise EditionsPending(
+                _("no glossary in language {lang!r}").format(lang=lang), yet=self._yet()
+            )
         if row is None:
             raise NotFound(_("no glossary in language {lang!r}").format(lang=lang))
         return row[0]
