@@ -201,7 +201,7 @@ def test_archive_members_are_editions_named_after_them(small_archive, whole):
     lib.close()
 
 
-def test_an_ingested_edition_is_added_without_rebuilding(small_archive, tmp_path):
+def test_an_ingested_edition_is_added_without_rebuilding(small_archive, whole, tmp_path):
     home = Path(home_of(small_archive))
     before = Path(build.open_library(str(home)).path)
     old = _inodes(before)

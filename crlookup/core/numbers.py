@@ -13,6 +13,7 @@ Numbers sort numerically (100.9 < 100.10) and letters by length first (z < aa).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import NamedTuple
 
@@ -104,6 +105,9 @@ class RuleNumber(NamedTuple):
         return False
 
 
+# A build parses the same numbers again and again (every edition's entries and references
+# name them); a RuleNumber is immutable, so one parse serves them all.
+@functools.lru_cache(maxsize=1 << 16)
 def parse(text: str) -> RuleNumber:
     """Parse "7", "702", "702.19", "702.19b" (a trailing period and Cyrillic look-alikes allowed)."""
     s = text.strip().translate(HOMOGLYPHS).lower()
