@@ -165,6 +165,11 @@ def test_a_run_is_its_pairs_and_as_written_its_characters(run_):
     assert sorted(t for t in written if len(t) == 1) == sorted(run_)
 
 
+@given(st.text() | st.text(alphabet=st.characters(min_codepoint=0x3300, max_codepoint=0xFB10)))
+def test_has_chinese_is_whether_the_pattern_finds_a_chinese_character(s):
+    assert chinese.has_chinese(s) == (chinese.HAN.search(s) is not None)
+
+
 def test_mixed_text():
     assert [t for t, _, _, _ in chinese.tokens("deathtouch死触 702.19b 阻挡生物")] == [
         "deathtouch",
