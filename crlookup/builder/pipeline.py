@@ -7,8 +7,9 @@ with a process pool it owns, and only then makes it current: a failed or interru
 leaves the previous library in use. A library whose sources are all still there starts as a
 copy of the current one (its files linked) and only the new editions go through the stages.
 
-On first use the archive's newest editions go in first and a process of their own (`grow`,
-`python -m crlookup.builder grow ROOT`) adds the older ones while the library is in use.
+On first use the archive's two newest editions and the tournament documents go in first, and a
+process of their own (`grow`, `python -m crlookup.builder grow ROOT`) adds the older editions,
+the other shipped ones and the translations while the library is in use (`_later`).
 """
 
 from __future__ import annotations
