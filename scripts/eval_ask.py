@@ -16,6 +16,13 @@ Two sets:
       while tuning from the day it was written); tests/data/ask_zh_dev.jsonl: Chinese questions
       (the development set of the Chinese edition: `ask` reads them through the English rules,
       crlookup.bilingual.read_in_english).
+  (c) the judge questions written for training (../shared/eval/train-judge-questions.jsonl,
+      read from there: 147, of kinds card, card-pair, general, tournament and
+      tournament-plain), split for good by a hash of the question's text (`judge_part`): a
+      quarter held out ("judge", 39 questions: never trained on), the rest for training
+      ("judge-train", 108). Each is answered by the whole of `ask` (crlookup.api: a tournament
+      question by its document), a hit being a CR gold or a subrule of one, or the tournament
+      entry itself ("IPG 2.3", "MTR 4.8", "JAR <its number>"); the figures are also given by kind.
   dev2 and the held-out set say of each question whether it needs a card's text ("card": the
   fact, printed on a card it names, that decides it and that it does not state: "Giant Spider:
   reach"; labelled by a reader who did not see ask's answers); for them the figures are also
@@ -26,7 +33,8 @@ Both systems answer from the newest edition of the question's language (English 
 from the newest English edition, Russian ones from the Russian edition); MRR counts the first
 hit within the top 10.
 
-    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|zh|all] [--limit N] [--misses]
+    python scripts/eval_ask.py [--set se|own|dev|dev2|holdout|zh|judge|judge-train|all]
+                               [--limit N] [--misses]
                                [--only ask|search] [--no-cards]
 """
 
@@ -51,6 +59,8 @@ DEV = ROOT / "tests" / "data" / "ask_dev.jsonl"
 HOLDOUT = ROOT / "tests" / "data" / "ask_holdout.jsonl"
 DEV2 = ROOT / "tests" / "data" / "ask_dev2.jsonl"
 ZH = ROOT / "tests" / "data" / "ask_zh_dev.jsonl"
+JUDGE = ROOT.parent / "shared" / "eval" / "train-judge-questions.jsonl"
+JUDGE_HELD_OUT = 4  # one question in this many is held out (by the hash of its text)
 K = 10
 MAX_WORDS = count_citations.MAX_WORDS  # bodies are cut to their first words, as pasted
 
@@ -94,6 +104,32 @@ def stackexchange(path: Path, field: str, limit: int | None):
                         return
 
 
+def judge_part(question: str) -> str:
+    """Which part of the judge questions `question` is in, for good: "judge" (held out) or
+    "judge-train"."""
+    import hashlib
+
+    digest = int(hashlib.sha1(question.encode("utf-8")).hexdigest(), 16)
+    return "judge" if digest % JUDGE_HELD_OUT == 0 else "judge-train"
+
+
+def judge_questions(part: str) -> list[dict]:
+    """The judge questions of one part (judge_part), each as our sets have them (question,
+    gold, lang) with its kind and the cards it names."""
+    rows = [json.loads(line) for line in JUDGE.open(encoding="utf-8") if line.strip()]
+    return [
+        {
+            "question": r["q"],
+            "gold": r["gold"],
+            "lang": "en",
+            "kind": r["kind"],
+            "cards": r["cards"],
+        }
+        for r in rows
+        if judge_part(r["q"]) == part
+    ]
+
+
 def own(path: Path):
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
@@ -131,6 +167,22 @@ class Systems:
         except QuestionError:
             return []
         return [a.number for a in self.pipeline.answer(self.lib, lex, q, K)]
+
+    def by_api(self, text: str) -> list[str]:
+        """The answers of the whole of `ask` (a tournament question's entries as judges write
+        them: "IPG 2.3"; the CR's by number)."""
+        from crlookup.core.documents import document_of, label
+
+        try:
+            answers = self.api.ask(text, limit=K).answers
+        except QuestionError:
+            return []
+        return [
+            a.number
+            if document_of(a.edition) == "cr"
+            else label(document_of(a.edition), a.number).replace("appendix ", "")
+            for a in answers
+        ]
 
     def by_search(self, text: str, lang: str, cited=None) -> list[str]:
         try:
@@ -203,10 +255,39 @@ def evaluate_set(systems: Systems, items, misses: bool, label: str) -> None:
             )
 
 
+def judge_hit(number: str, gold: str) -> bool:
+    """A tournament gold is the entry itself; a CR gold, the rule or a subrule of it."""
+    if gold.split(" ", 1)[0] in ("MTR", "IPG", "JAR"):
+        return number == gold
+    return under(number, gold)
+
+
+def evaluate_judge(systems: Systems, part: str, misses: bool) -> None:
+    """A part of the judge questions through the whole of `ask`, and by kind."""
+    items = judge_questions(part)
+    chosen, systems.chosen = systems.chosen, ("ask",)
+    by_ask = systems.by_ask
+    systems.by_ask = lambda text, lang, cited=None: systems.by_api(text)  # type: ignore[method-assign]
+    try:
+        evaluate(systems, items, judge_hit, misses, f"judge questions, {part}")
+        for kind in sorted({i["kind"] for i in items}):
+            evaluate(
+                systems,
+                [i for i in items if i["kind"] == kind],
+                judge_hit,
+                False,
+                f"  of which {kind}",
+            )
+    finally:
+        systems.chosen, systems.by_ask = chosen, by_ask
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
-        "--set", choices=("se", "own", "dev", "dev2", "holdout", "zh", "all"), default="all"
+        "--set",
+        choices=("se", "own", "dev", "dev2", "holdout", "zh", "judge", "judge-train", "all"),
+        default="all",
     )
     ap.add_argument("--file", type=Path, default=SE, help="the StackExchange set")
     ap.add_argument("--limit", type=int, help="only the first N StackExchange questions")
@@ -227,6 +308,9 @@ def main() -> None:
         evaluate_set(systems, own(ZH), args.misses, f"Chinese development set, {ZH.name}")
     if args.set in ("holdout", "all") and HOLDOUT.exists():
         evaluate_set(systems, own(HOLDOUT), False, f"held-out set, {HOLDOUT.name}")
+    for part in ("judge", "judge-train"):
+        if args.set in (part, "all") and JUDGE.exists():
+            evaluate_judge(systems, part, args.misses)
     if args.set in ("se", "all"):
         if not args.file.exists():
             sys.exit(f"{args.file}: not found (pass --file)")

@@ -809,9 +809,38 @@ def test_questions_decided_by_the_cards_they_name(library, question, rule, withi
 def test_a_named_cards_rules_are_its_reasons(library):
     answers = library.ask("Can my Giant Spider block his Serra Angel?").answers
     reach = next(a for a in answers if a.number == "702.17b")
-    assert "Giant Spider (card): reach → 702.17b" in reach.why
+    assert "Giant Spider has reach (702.17b)" in reach.why
     flying = next(a for a in answers if a.number == "702.9b")
-    assert "Serra Angel (card): flying → 702.9b" in flying.why
+    assert "Serra Angel has flying (702.9b)" in flying.why
+
+
+def test_a_named_cards_rules_are_said_in_plain_words(library):
+    """Its keyword, its type and its text, each as a judge would say why the rule is there."""
+    answers = library.ask("My Vampire Nighthawk blocks a 5/5. What happens to the 5/5?").answers
+    assert any("Vampire Nighthawk has deathtouch (702.2b)" in a.why for a in answers)
+    said = library.ask("Hill Giant came down this turn. Can it attack?", limit=10).answers
+    assert any("Hill Giant is a creature (302.6)" in a.why for a in said), [a.why for a in said]
+
+
+@pytest.mark.parametrize(
+    "question, rule, why",
+    [
+        ("Hill Giant came down this turn. Can it attack?", "302.6", "carried"),  # a creature
+        ("When can I cast Lightning Bolt?", "304.1", "carried"),  # an instant
+        # legendary: 205.4d cites the legend rule
+        ("Two of my Thalia, Guardian of Thraben are on the battlefield.", "704.5j", "leads"),
+    ],
+)
+def test_a_named_cards_rules_are_candidates_whatever_the_words(library, question, rule, why):
+    """Its keywords', types' and text's rules, and what those cite ("See rule 704.5m"), are
+    candidates whether or not the question's words reach them."""
+    from crlookup.features.ask import pipeline
+
+    lex = ask.lexicon(library.reader, EN)
+    q = ask.understand(lex, question, library.reader)
+    found = pipeline.candidates(library.reader, lex, q)
+    assert rule in [lex.numbers[i] for i in found.chosen]
+    assert found.reasons[lex.numbers.index(rule)].get(why)
 
 
 def test_a_card_is_read_only_where_the_question_reads_one(library):
@@ -823,9 +852,10 @@ def test_a_card_is_read_only_where_the_question_reads_one(library):
 
 
 def test_card_evidence_only_where_the_question_points(library):
-    """Serra Angel brings vigilance too, but the question is about blocking: no answer is
-    there for vigilance alone."""
-    answers = library.ask("Can my Giant Spider block his Serra Angel?", limit=10).answers
+    """Serra Angel brings vigilance too, but the question is about blocking: none of the
+    answers shown is there for vigilance alone. (Every keyword of a named card is a candidate,
+    and vigilance's rules come 6th and 9th.)"""
+    answers = library.ask("Can my Giant Spider block his Serra Angel?").answers
     assert not [a for a in answers if a.number.startswith("702.20")]
 
 
@@ -878,7 +908,7 @@ def test_ask_output_reads_cards_as_cards():
     assert out.startswith(
         "Read as: Giant Spider (card); Serra Angel (card); block (glossary term 509)"
     )
-    assert "· Serra Angel (card): flying → 702.9b" in out
+    assert "· Serra Angel has flying (702.9b)" in out
 
 
 @pytest.fixture(scope="module")

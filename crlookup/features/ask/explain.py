@@ -216,6 +216,26 @@ def title(lib: Library, edition: str, rule: Rule) -> str:
     return ""
 
 
+SUPERTYPES = {"basic", "legendary", "ongoing", "snow", "world"}  # said as adjectives
+
+
+def _carried(card: str, name: str, kind: str, number: str) -> str:
+    """Why a named card brings a rule, in plain words: "Vampire Nighthawk has deathtouch
+    (702.2b)", "Hill Giant is a creature (302.6)", "Prodigal Pyromancer's text has {T}
+    (107.5)"."""
+    if kind in ("keyword", "ability word"):
+        return _("{card} has {name} ({number})").format(card=card, name=name, number=number)
+    if kind in ("type", "layout"):
+        if name in SUPERTYPES:  # "is legendary"
+            said = _("{card} is {name} ({number})")
+        elif name[:1] in "aeiou":
+            said = _("{card} is an {name} ({number})")
+        else:
+            said = _("{card} is a {name} ({number})")
+        return said.format(card=card, name=name, number=number)
+    return _("{card}’s text has “{name}” ({number})").format(card=card, name=name, number=number)
+
+
 def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") -> list[str]:
     why = [
         _("{number} is named in the question").format(number=number)
@@ -227,12 +247,17 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
         why.append(
             _("{kind} “{name}”{where} recognised").format(kind=t.label, name=t.name, where=where)
         )
+    kinds = {(card, name): kind for card, name, kind in reasons.get("carried", ())}
     carried = [(card, name) for card, name, _k in reasons.get("card", ())]
-    more = [(card, name) for card, name, _kind in reasons.get("carried", ())]
-    for card, name in dict.fromkeys(carried + more):
-        why.append(  # "Giant Spider (card): reach → 702.17b"
-            _("{card} (card): {name} → {number}").format(card=card, name=fold(name), number=number)
-        )
+    for card, name in dict.fromkeys(carried + list(kinds)):
+        why.append(_carried(card, fold(name), kinds.get((card, name), ""), number))
+    for card, name, _kind in reasons.get("leads", ())[:1]:
+        if (card, name) not in kinds:
+            why.append(  # "Pacifism: the rules of its enchant cite 704.5m"
+                _("{card}: the rules of its {name} cite {number}").format(
+                    card=card, name=fold(name), number=number
+                )
+            )
     for ruling in reasons.get("ruling", ())[:1]:
         why.append(
             _("{card}, ruling ({date}): {text}").format(

@@ -27,8 +27,10 @@ if TYPE_CHECKING:
     from crlookup.features.ask.records import Candidates, Question
 
 LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
-CARRIED = 10  # and of the entries a named card carries (its keywords', types', terms' rules)
-# and every entry a named card's ruling applies
+# and of the entries a named card carries (its keywords', types', terms' rules), and of those
+# these cite ("See rule 704.5m"), the closest in meaning; and every entry a named card's
+# ruling applies
+CARRIED, LEADS = 40, 10
 RANKER = "ranker.json"  # in the shipped data
 SAME_RULE = 0.9  # each further answer under the same rule, in the order shown (`best`)
 
@@ -48,7 +50,10 @@ FEATURES = {
     "named": "terms",  # its text names such a term
     "cited": "terms",  # a rule defining such a term cites it
     "card": "terms",  # it defines a term a card the question names brings
+    "card_keyword": "card",  # it is a rule of one of a named card's keywords
     "card_type": "card",  # it is a rule of one of a named card's card types
+    "card_term": "card",  # it is a rule of a term or symbol of a named card's text
+    "leads": "card",  # a rule of a named card's cites it ("See rule 704.5m")
     "ruling": "card",  # the closeness to the question of the closest ruling that applies it
     "ruling_first": "card",  # the ruling closest to the question applies it first
     "judged": "answers",  # log(1 + answers to players' questions citing it)
@@ -70,12 +75,13 @@ GROUPS = {
 GROUPS_SHOWN = 2
 
 
-def load_weights() -> list[float]:
-    """The learned weights, in FEATURES order (data/ranker.json)."""
+def load_weights(kind: str = "weights") -> list[float]:
+    """The learned weights, in FEATURES order (data/ranker.json): a question's ("weights"),
+    or those a card's ruling is linked to its rules with ("rulings": rulings.py)."""
     from crlookup.core.paths import package_data
 
     with open(os.path.join(package_data(), RANKER), encoding="utf-8") as f:
-        learned = json.load(f)["weights"]
+        learned = json.load(f)[kind]
     return [learned[name] for name in FEATURES]
 
 
@@ -96,8 +102,14 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | 
     if reasons:
         carried = [i for i, r in reasons.items() if r.get("carried") and i not in taken]
         carried.sort(key=lambda i: (-float(similar[i]), i))
+        leads = [
+            i
+            for i, r in reasons.items()
+            if r.get("leads") and not r.get("carried") and i not in taken
+        ]
+        leads.sort(key=lambda i: (-float(similar[i]), i))
         ruled = [i for i, r in reasons.items() if r.get("ruling") and i not in taken]
-        for i in dict.fromkeys(carried[:CARRIED] + sorted(ruled)):
+        for i in dict.fromkeys(carried[:CARRIED] + leads[:LEADS] + sorted(ruled)):
             if i not in taken:
                 chosen.append(i)
                 taken.add(i)
@@ -142,7 +154,10 @@ def features(lex: Lexicon, question: Question, found: Candidates) -> list[list[f
             "named": float(bool(r.get("named"))),
             "cited": float(bool(r.get("cited"))),
             "card": float(bool(r.get("card"))),
+            "card_keyword": float(any(k == "keyword" for *_c, k in r.get("carried", ()))),
             "card_type": float(any(k == "type" for *_c, k in r.get("carried", ()))),
+            "card_term": float(any(k in ("term", "symbol") for *_c, k in r.get("carried", ()))),
+            "leads": float(bool(r.get("leads"))),
             "ruling": max((w.similarity for w in r.get("ruling", ())), default=0.0),
             "ruling_first": float(any(w.first for w in r.get("ruling", ()))),
             "judged": math.log1p(with_rule(judged, number)) if judged else 0.0,

@@ -156,6 +156,11 @@ def rank(lex: Lexicon, question: Question) -> tuple[dict[int, float], dict[int, 
                     carries = reasons.setdefault(i, {"words": set()}).setdefault("carried", [])
                     if card not in carries:  # (the card's name, its word, the link's kind)
                         carries.append(card)
+                    for c in lex.cites[i]:  # what its rules lead to ("See rule 704.5m")
+                        if lex.lengths[c] and not lo <= c < hi:
+                            leads = reasons.setdefault(c, {"words": set()}).setdefault("leads", [])
+                            if card not in leads:
+                                leads.append(card)
                 if lex.lengths[i] and (reach is None or i in reach):
                     _add(scores, reasons, i, HOME * weight, why, item)
                     for c in lex.cites[i]:
