@@ -250,12 +250,14 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
     kinds = {(card, name): kind for card, name, kind in reasons.get("carried", ())}
     carried = [(card, name) for card, name, _k in reasons.get("card", ())]
     for card, name in dict.fromkeys(carried + list(kinds)):
-        why.append(_carried(card, fold(name), kinds.get((card, name), ""), number))
-    for card, name, _kind in reasons.get("leads", ())[:1]:
+        kind = kinds.get((card, name), "")
+        shown = name if kind == "symbol" else fold(name)  # {T}, not {t}
+        why.append(_carried(card, shown, kind, number))
+    for card, name, kind in reasons.get("leads", ())[:1]:
         if (card, name) not in kinds:
             why.append(  # "Pacifism: the rules of its enchant cite 704.5m"
                 _("{card}: the rules of its {name} cite {number}").format(
-                    card=card, name=fold(name), number=number
+                    card=card, name=name if kind == "symbol" else fold(name), number=number
                 )
             )
     for ruling in reasons.get("ruling", ())[:1]:
