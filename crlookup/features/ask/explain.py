@@ -251,8 +251,8 @@ def _explain(lex: Lexicon, question: Question, reasons: dict, number: str = "") 
     carried = [(card, name) for card, name, _k in reasons.get("card", ())]
     for card, name in dict.fromkeys(carried + list(kinds)):
         kind = kinds.get((card, name), "")
-        shown = name if kind == "symbol" else fold(name)  # {T}, not {t}
-        why.append(_carried(card, shown, kind, number))
+        said = name if kind == "symbol" else fold(name)  # {T}, not {t}
+        why.append(_carried(card, said, kind, number))
     for card, name, kind in reasons.get("leads", ())[:1]:
         if (card, name) not in kinds:
             why.append(  # "Pacifism: the rules of its enchant cite 704.5m"
