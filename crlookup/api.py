@@ -81,10 +81,12 @@ class Typed(NamedTuple):
 
 
 class Route(NamedTuple):
-    """The command a typed query goes to, and what it was read as ("a rule number")."""
+    """The command a typed query goes to, what it was read as ("a rule number"), and what the
+    command is given instead of what was typed, if anything ("IPG 2.3" for "HCE")."""
 
     command: str
     reading: str
+    argument: str = ""
 
 
 class EditionList(NamedTuple):
@@ -461,8 +463,12 @@ class Library:
         if _QUESTION.search(text) and len(text.split()) >= 3:
             return Route("ask", _("a question"))
         from crlookup.core.model import detect_lang, fold
+        from crlookup.features.shorthand import infraction
 
         bare = text.rstrip("?!.:; ")  # "trample?": the term
+        named = infraction(read, bare)  # "HCE", "missed trigger": its IPG entry
+        if named:
+            return Route("rule", _("an infraction of the IPG"), named)
         lang = read.edition(edition).lang if edition else detect_lang(text)
         try:
             glossary = read.glossary_edition(lang)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 import crlookup
 from crlookup.core.documents import document_of, label
-from crlookup.features.ask import procedure
+from crlookup.features.ask import pipeline
 
 DATA = ROOT / "tests" / "data"
 SETS = ("ask_tournament_dev", "ask_tournament_holdout", "ask_tournament_fresh")
@@ -67,12 +67,14 @@ def main() -> None:
         print(f"{name:28s} n={n:3d}  hit@1 {hit1 / n:.2f}  hit@5 {hit5 / n:.2f}")
     n = total[0]
     print(f"{'all':28s} n={n:3d}  hit@1 {total[1] / n:.2f}  hit@5 {total[2] / n:.2f}")
-    phrases = procedure.thesaurus()
+    # by the question's tournament words, or by the situation it describes
+    edition = lib.edition().id
     taken = [
         q
         for name in RULES_SETS
         for line in (DATA / f"{name}.jsonl").open(encoding="utf-8")
-        if procedure.route(q := json.loads(line)["question"], phrases) is not None
+        if pipeline.route(lib.reader, q := json.loads(line)["question"]) is not None
+        or pipeline.described(lib.reader, q, edition) is not None
     ]
     print(f"rules questions taken for tournament ones: {len(taken)} of the four CR sets")
     for q in taken:

@@ -1297,6 +1297,24 @@ def test_anything_goes_to_its_command(typed, command, first_line):
     assert result.output == explicit.output  # the same as naming the command
 
 
+@pytest.mark.parametrize(
+    "typed, entry",
+    [
+        ("HCE", "IPG 2.3"),
+        ("GRV", "IPG 2.5"),
+        ("hidden card error", "IPG 2.3"),
+        ("Missed Trigger", "IPG 2.1"),
+        ("Game Play Error — Looking at Extra Cards", "IPG 2.2"),
+    ],
+)
+def test_anything_an_infraction_by_its_name_or_shorthand(typed, entry):
+    """An infraction's name or a judge's shorthand for it, typed alone, is its IPG entry (not a
+    glossary term, a keyword's subrule, or nothing)."""
+    result = run(*typed.split())
+    assert f": crlookup rule '{entry}'" in result.error.splitlines()[0], result.error
+    assert result.output == run("rule", entry).output
+
+
 def test_anything_with_options_and_json():
     routed = run("702.19", "--json")
     assert routed.error == ""  # a script is told nothing on stderr

@@ -128,3 +128,16 @@ def test_label():
     assert documents.label("ipg", "2.1") == "IPG 2.1"
     assert documents.label("mtr", "C") == "MTR appendix C"
     assert documents.label("cr", "702.19b") == "CR 702.19b"
+
+
+@given(st.text(), st.text(), st.text())
+@example("Game Play Error", " — ", "Hidden Card Error")
+def test_an_entry_is_named_by_its_title_and_the_name_after_its_category(head, dash, name):
+    title = head + dash + name
+    found = documents.names(title)
+    assert found[0] == title and len(found) <= 2
+    if len(found) == 2:  # "Category — Name": the name, without its category
+        assert " — " in title and title.rstrip().endswith(found[1]) and found[1] == found[1].strip()
+    assert documents.names("Game Play Error — Hidden Card Error")[1] == "Hidden Card Error"
+    assert documents.names("Tournament Error — Slow Play")[1] == "Slow Play"
+    assert documents.names("Trample") == ("Trample",)

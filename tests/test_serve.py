@@ -160,6 +160,7 @@ def test_an_endpoint_answers_what_its_command_prints_with_json(server, path, com
         ("Giant Spider", "card"),
         ("Stomp", "card"),
         ("deathtouch trample", "search"),
+        ("HCE", "rule"),  # an infraction's shorthand: its IPG entry
         ("teferi hero", "card"),  # words no rule has, naming a card loosely
         ("Can a creature with defender attack?", "ask"),
     ],

@@ -213,6 +213,13 @@ def document_of(edition: str) -> str:
     return head if head in TOURNAMENT else "cr"
 
 
+def names(title: str) -> tuple[str, ...]:
+    """What an entry is named by: its title, and for a title "Category — Name" (the IPG's
+    "Game Play Error — Hidden Card Error") the name too."""
+    head, dash, name = title.rpartition(" — ")
+    return (title, name.strip()) if dash and head.strip() and name.strip() else (title,)
+
+
 def label(document: str, number_: str) -> str:
     """How a judge writes an entry: "IPG 2.1", "MTR appendix C", "CR 702.19b"."""
     if document != "cr" and kind_of(number_) == "appendix":

@@ -133,7 +133,10 @@ def _documents(lib: Library, query: str, document: str, lang: str | None, limit:
     if not scope:
         raise BadInput(_("no edition of {document} in {lang}").format(document=document, lang=lang))
     ix = index(lib, lang)
-    found = ix.search(query, editions=scope, limit=limit)
+    from crlookup.features.shorthand import spelled_out
+
+    # a judge's shorthand alone ("GRV") is searched as the documents' words for it
+    found = ix.search(spelled_out(query) or query, editions=scope, limit=limit)
     return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits))
 
 

@@ -269,7 +269,8 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
         )
     db.executemany("INSERT INTO gloss VALUES (?,?,?,?,?)", gloss_rows)
     db.executemany("INSERT OR IGNORE INTO gloss_cites VALUES (?,?,?)", gloss_cites)
-    # the names `define` finds: every headword of the glossary, and keyword rule titles
+    # the names `define` finds: every headword of the glossary, and keyword rule titles; and
+    # the names of a tournament document's entries ("hidden card error": features.shorthand)
     names = {
         (fold(name), "glossary", str(i))
         for i, g in enumerate(e.glossary)
@@ -282,6 +283,12 @@ def _insert(db: sqlite3.Connection, seq: int, e: Edition, source: dict, known: d
         and r.kind == "rule"
         and r.title
         and r.number.split(".")[0] in KEYWORD_SECTIONS
+    }
+    names |= {
+        (fold(name), "rule", r.number)
+        for r in e.rules
+        if e.document != "cr" and r.title
+        for name in documents.names(r.title)
     }
     db.executemany("INSERT INTO names VALUES (?,?,?,?)", [(e.id, *n) for n in sorted(names)])
 

@@ -14,6 +14,7 @@ import sys
 from array import array
 
 from crlookup.builder.stage import Build, Finding, Finish, nothing
+from crlookup.core import documents
 from crlookup.core.errors import LibraryDamaged, LibraryError
 from crlookup.core.i18n import N_
 from crlookup.core.model import fold
@@ -63,7 +64,7 @@ def add(directory: str, editions, progress=None) -> int:
                     r.number,
                     r.title,
                     "\n".join([r.text, *r.examples, *_parts(r)]),
-                    (r.title,),
+                    documents.names(r.title) if e.document != "cr" else (r.title,),
                 )
                 for r in e.rules
             ] + [

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from crlookup.core.i18n import _
 from crlookup.core.model import detect_lang
 from crlookup.features.ask import explain, procedure, ranking, semantic
 from crlookup.features.ask.prepare import lexicon, vectors
@@ -35,7 +36,7 @@ def run(
     """Every stage for `text`, read against `edition` (`asked_as`: crlookup.features.ask.ask):
     the question as read, the edition it was answered from, the answers, and how the question
     was read (the fields of crlookup.features.ask.Asked)."""
-    found = route(lib, text)
+    found = route(lib, text) or described(lib, text, edition)
     if found is not None:
         searched, answers = tournament(lib, text, found, limit)
         if answers:  # a tournament question: its document's entries
@@ -54,6 +55,38 @@ def route(lib: Library, text: str) -> procedure.Route | None:
         return None
     found = procedure.route(text, lib.memo(("procedure", "thesaurus"), procedure.thesaurus))
     return found if found is not None and lib.editions(found.document) else None
+
+
+# How much closer in meaning a question must be to a tournament document's entry than to any
+# rule of the CR to be answered from that document, when it has none of a tournament's words
+# ("we forgot to untap", "I said no blocks, then wait"): chosen on the training and
+# development sets (docs/how-ask-works.md: the closest rules question was 0.006 closer)
+DESCRIBED = 0.01
+
+
+def described(lib: Library, text: str, edition: str) -> procedure.Route | None:
+    """The tournament document an English question without a tournament's words describes a
+    situation of: the document of the entry closest in meaning to it, if that entry is
+    DESCRIBED closer than every rule of `edition`; else None."""
+    if detect_lang(text) != "en" or lib.edition(edition).lang != "en":
+        return None
+    entries = procedure.candidates(lib)
+    if not entries:
+        return None
+    from crlookup.core.documents import label
+
+    question = semantic.query(lib, text)
+    close = procedure.closeness(lib, entries, question)
+    best = int(close.argmax())
+    if float(close[best]) - float((vectors(lib, edition) @ question).max()) < DESCRIBED:
+        return None
+    entry = entries[best]
+    return procedure.Route(
+        entry.document,
+        _("a situation closest in meaning to {entry}").format(
+            entry=label(entry.document, entry.number)
+        ),
+    )
 
 
 def tournament(

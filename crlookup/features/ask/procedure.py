@@ -95,26 +95,17 @@ TOURNAMENT = _cues(
     r"bo3", r"best[\s-]+of[\s-]+three", r"game\s+\d",
 )  # fmt: skip
 
-THESAURUS = (
-    "tournament.txt"  # in crlookup/features/ask/thesaurus/: a judge's words = the documents'
-)
-
 
 def thesaurus() -> list[tuple[re.Pattern, str]]:
-    """The judges' words and abbreviations, each with the documents' words for it."""
-    import os
+    """The judges' words and abbreviations (crlookup.features.shorthand), each as a pattern
+    matching it as whole words, with the documents' words for it."""
+    from crlookup.features.shorthand import lines
 
-    path = os.path.join(os.path.dirname(__file__), "thesaurus", THESAURUS)
     out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line or line.startswith("#") or "=" not in line:
-                continue
-            said, _eq, meant = line.rpartition(" = ")
-            words = [re.escape(w.strip()) for w in said.split("|") if w.strip()]
-            pattern = r"(?<![\w'])(?:" + "|".join(words) + r")(?![\w'])"
-            out.append((re.compile(pattern, re.IGNORECASE), meant.strip()))
+    for said, meant in lines():
+        words = [re.escape(w) for w in said]
+        pattern = r"(?<![\w'])(?:" + "|".join(words) + r")(?![\w'])"
+        out.append((re.compile(pattern, re.IGNORECASE), meant))
     return out
 
 

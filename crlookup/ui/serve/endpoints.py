@@ -245,7 +245,9 @@ def routed(lib: Library, words: str, edition: str | None) -> tuple[Endpoint, dic
     rule, a question to ask, a term to define, a card's name to card, other words to search,
     or to the card they name loosely if no hit has them all), and its values."""
     text = words.strip()
-    target = BY_COMMAND[lib.route(text, edition).command]
+    route = lib.route(text, edition)
+    target = BY_COMMAND[route.command]
+    text = route.argument or text
     path: dict[str, str] = {}
     query: list[tuple[str, str]] = [("edition", edition)] if edition else []
     for p in _params_of(target):
