@@ -432,16 +432,6 @@ def test_source_lines_point_at_the_json_strings(parsed):
             assert first[:3] in value, r.number
 
 
-def test_parse_is_fast():
-    import time
-
-    data = (DATA / NAME).read_bytes()
-    scraped_json.joins()  # the vocabulary loads once per process
-    start = time.perf_counter()
-    scraped_json.read(DATA / NAME, data)
-    assert time.perf_counter() - start < 2.0
-
-
 # --- the golden cut -------------------------------------------------------------------------
 
 
