@@ -85,7 +85,7 @@ def main() -> None:
     error = 1 - (stored * matrix).sum(axis=1) / (
         np.linalg.norm(stored, axis=1) * np.linalg.norm(matrix, axis=1)
     )
-    np.savez_compressed(
+    np.savez(  # uncompressed: int8 rows do not compress (embedding.shipped_vectors)
         OUT, keys=np.array(keys, dtype="S12"), rows=rows, scales=scales.astype(np.float32)
     )
     print(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator, Mapping
 
 DIM = 384  # the length of the model's vectors
 SHIPPED_VECTORS = "entry-vectors.npz"  # in the shipped data: keys (S12), int8 rows, scales
@@ -72,8 +73,31 @@ def shipped_vectors_path() -> str:
     return os.path.join(package_data(), SHIPPED_VECTORS)
 
 
-def shipped_vectors() -> dict[bytes, object]:
-    """The shipped vectors by passage key, as float32 rows (none if the file is missing)."""
+class Shipped(Mapping):
+    """The shipped vectors by passage key, each made a float32 row when asked for (a question
+    reads a few hundred of the 11,000: the tournament entries' passages)."""
+
+    def __init__(self, keys, rows, scales):
+        self._at = dict(zip(keys.tolist(), range(len(keys))))
+        self._rows, self._scales = rows, scales
+
+    def __getitem__(self, key: bytes):
+        import numpy as np
+
+        i = self._at[key]
+        return self._rows[i].astype(np.float32) * self._scales[i]
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+
+def shipped_vectors() -> Mapping:
+    """The shipped vectors by passage key, as float32 rows (none if the file is missing). The
+    file is stored uncompressed (int8 rows do not compress: 4.4 MB against 4.2, read in 8 ms
+    against 34)."""
     import numpy as np
 
     try:
@@ -81,5 +105,4 @@ def shipped_vectors() -> dict[bytes, object]:
             keys, rows, scales = z["keys"], z["rows"], z["scales"]
     except (OSError, KeyError, ValueError):
         return {}
-    vectors = rows.astype(np.float32) * scales[:, None]
-    return dict(zip(keys.tolist(), vectors))
+    return Shipped(keys, rows, scales)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Mapping
 
 from crlookup.core.model import Rule, fold
 from crlookup.core.numbers import KEYWORD_SECTIONS, rule_of
@@ -345,7 +346,7 @@ def passages(lib: Library, edition: str) -> list[str]:
 MAX_EMBED = 200
 
 
-def entry_vectors(lib: Library, edition: str, shipped: dict, embed=None):
+def entry_vectors(lib: Library, edition: str, shipped: Mapping, embed=None):
     """Every entry's vector in document order (zeros for an entry that is never an answer),
     from `shipped` (passage key -> vector) where it has the passage; the others are made with
     `embed(texts)` if given and they are `MAX_EMBED` at most, else left zero (no closeness in

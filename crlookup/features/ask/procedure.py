@@ -21,6 +21,7 @@ by their closeness in meaning to the question. (explain.entries says why each wa
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -157,18 +158,32 @@ def priors(text: str, found: Route) -> dict[str, float]:
 
 
 class Candidate(NamedTuple):
-    """A tournament document's entry as `ask` weighs it: its words, stemmed (the title's
-    apart), and the passage the embedding model reads."""
+    """A tournament document's entry as `ask` weighs it: its title and what is searched of it
+    (`body`: its text, examples and parts; their words stemmed when first searched: `stems`),
+    and the passages the embedding model reads."""
 
     document: str
     edition: str
     number: str
     title: str
     text: str
-    title_words: Counter
-    words: Counter
+    body: str
     passages: tuple[str, ...]
     penalty: str = ""
+
+
+@functools.lru_cache(maxsize=4096)
+def stems(text: str) -> Counter:
+    """The stemmed words of a text, counted (an entry's, once per process: a question that is
+    no tournament question compares its meaning with the entries, not its words)."""
+    return Counter(_analyzer().stems(text))
+
+
+@functools.cache
+def _analyzer():
+    from crlookup.features.ask.analyzer import Analyzer
+
+    return Analyzer("en")
 
 
 def passages(rule) -> tuple[str, ...]:
@@ -201,9 +216,6 @@ def candidates(lib: Library) -> list[Candidate]:
     appendices C to F: those come from the MTR of 2025)."""
 
     def make() -> list[Candidate]:
-        from crlookup.features.ask.analyzer import Analyzer
-
-        an = Analyzer("en")
         out = []
         for document in ("ipg", "mtr", "jar"):
             seen: set[str] = set()
@@ -230,8 +242,7 @@ def candidates(lib: Library) -> list[Candidate]:
                             r.number,
                             r.title,
                             r.text,
-                            Counter(an.stems(r.title)),
-                            Counter(an.stems(body)),
+                            body,
                             passages(r),
                             dict(r.parts).get("penalty", ""),
                         )
@@ -250,20 +261,19 @@ def lexical(
     entries: list[Candidate], text: str, phrases: list[tuple[re.Pattern, str]]
 ) -> tuple[list[float], list[list[str]]]:
     """Each entry's BM25 score for the question (the title weighted), and the words matched."""
-    from crlookup.features.ask.analyzer import Analyzer
-
-    asked = Counter(Analyzer("en").stems(expanded(text, phrases)))
+    asked = Counter(_analyzer().stems(expanded(text, phrases)))
     n = len(entries)
     scores = [0.0] * n
     matched: list[list[str]] = [[] for _ in range(n)]
     if not n or not asked:
         return scores, matched
-    average = sum(sum(e.words.values()) for e in entries) / n
-    df = Counter(w for e in entries for w in set(e.words) | set(e.title_words))
-    for i, e in enumerate(entries):
-        length = sum(e.words.values())
+    words = [(stems(e.title), stems(e.body)) for e in entries]
+    average = sum(sum(body.values()) for _title, body in words) / n
+    df = Counter(w for title, body in words for w in set(body) | set(title))
+    for i, (title, body) in enumerate(words):
+        length = sum(body.values())
         for w in asked:
-            f = e.words.get(w, 0) + TITLE_WEIGHT * e.title_words.get(w, 0)
+            f = body.get(w, 0) + TITLE_WEIGHT * title.get(w, 0)
             if f:
                 idf = math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5))
                 scores[i] += idf * f * (K1 + 1) / (f + K1 * (1 - B + B * length / average))
