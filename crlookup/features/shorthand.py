@@ -41,7 +41,9 @@ def lines() -> tuple[tuple[tuple[str, ...], str], ...]:
 def spelled_out(text: str) -> str | None:
     """The documents' words for `text` when the whole of it is a judge's shorthand ("GRV":
     "game rule violation"), else None."""
-    said = " ".join(text.lower().split())
+    from crlookup.core.model import fold
+
+    said = fold(text)
     return next((meant for words, meant in lines() if said in words), None)
 
 

@@ -331,15 +331,16 @@ def closeness(lib: Library, entries: list[Candidate], query):
 
 def rank(lib: Library, text: str, found: Route) -> list[tuple[float, Candidate, list[str]]]:
     """Every candidate scored for the question, best first, with the words it matched."""
-    from crlookup.features.ask.embedding import load_model
+    from crlookup.features.ask.semantic import query
 
     entries = candidates(lib)
     if not entries:
         return []
     scores, matched = lexical(entries, text, lib.memo(("procedure", "thesaurus"), thesaurus))
     top = max(scores) or 1.0
-    model = lib.memo(("ask", "model"), load_model)
-    cosines = closeness(lib, entries, model.query(text))
+    # (the question's vector as `ask` keeps it: once, whether routed by its words or by what
+    # it describes: pipeline.described)
+    cosines = closeness(lib, entries, query(lib, text))
     prior = priors(text, found)
     out = [
         (
