@@ -95,7 +95,9 @@ def tournament(
     """The newest English edition of the routed document, and the tournament entries that
     answer the question, best first, explained."""
     edition = lib.edition(lang="en", document=found.document).id
-    return edition, explain.entries(lib, text, found, procedure.rank(lib, text, found)[:limit])
+    return edition, explain.entries(
+        lib, text, found, procedure.rank(lib, text, found, semantic.query(lib, text))[:limit]
+    )
 
 
 def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> list[Answer]:

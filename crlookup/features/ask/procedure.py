@@ -329,18 +329,16 @@ def closeness(lib: Library, entries: list[Candidate], query):
     return best
 
 
-def rank(lib: Library, text: str, found: Route) -> list[tuple[float, Candidate, list[str]]]:
-    """Every candidate scored for the question, best first, with the words it matched."""
-    from crlookup.features.ask.semantic import query
-
+def rank(lib: Library, text: str, found: Route, query) -> list[tuple[float, Candidate, list[str]]]:
+    """Every candidate scored for the question, best first, with the words it matched. `query`
+    is the question's vector as `ask` keeps it (semantic.query): once, whether the question was
+    routed by its words or by what it describes (pipeline.described)."""
     entries = candidates(lib)
     if not entries:
         return []
     scores, matched = lexical(entries, text, lib.memo(("procedure", "thesaurus"), thesaurus))
     top = max(scores) or 1.0
-    # (the question's vector as `ask` keeps it: once, whether routed by its words or by what
-    # it describes: pipeline.described)
-    cosines = closeness(lib, entries, query(lib, text))
+    cosines = closeness(lib, entries, query)
     prior = priors(text, found)
     out = [
         (
