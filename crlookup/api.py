@@ -65,6 +65,10 @@ _QUESTION = re.compile(
 )
 
 
+#: the commands `crlookup <anything>` runs when what was typed begins with their name
+_COMMANDS_NAMED = ("rule", "define", "card", "search", "ask", "history", "refs")
+
+
 class Typed(NamedTuple):
     """What a typed query is, as every front end reads it: `kind` is "rule" (a number the
     edition has: `number`), "question" (a question of three words or more) or "words"; `card`
@@ -434,8 +438,8 @@ class Library:
             else:
                 return Typed("rule", text, given.lang, there, number=rule.number)
         info = given if given and given.lang == lang else read.edition(lang=lang)
-        try:
-            number = str(numbers.parse(text.rstrip(".")))
+        try:  # "702.19b", "rule 702.19b", "CR 702.19 b"
+            number = str(numbers.parse(documents.split(text).number.rstrip(".")))
         except NumberError:
             number = None
         if number and read.get((given or info).id, number) is not None:
@@ -452,33 +456,62 @@ class Library:
 
         read = self.reader
         text = text.strip()
-        if documents.split(text).document is not None:
+        said = self._command_named(text)  # "define APNAP", "history 702.19b"
+        if said is not None:
+            return said
+        cited = documents.split(text)
+        if cited.document is not None:
             return Route("rule", _("a rule of the {name}").format(name=_document_name(text)))
-        try:
-            numbers.parse(text.rstrip("."))
+        try:  # "702.19b", "rule 702.19b", "702.19 b": the number, as the rule command reads it
+            numbers.parse(cited.number.rstrip("."))
         except NumberError:
             pass
         else:
-            return Route("rule", _("a rule number"))
+            return Route("rule", _("a rule number"), cited.number if cited.number != text else "")
         if _QUESTION.search(text) and len(text.split()) >= 3:
             return Route("ask", _("a question"))
-        from crlookup.core.model import detect_lang, fold
-        from crlookup.features.shorthand import infraction
+        from crlookup.core.model import detect_lang
+        from crlookup.features.definitions import names_for
+        from crlookup.features.shorthand import entry_named
 
         bare = text.rstrip("?!.:; ")  # "trample?": the term
-        named = infraction(read, bare)  # "HCE", "missed trigger": its IPG entry
+        named = entry_named(read, bare)  # "HCE", "missed trigger", "REL": that entry
         if named:
-            return Route("rule", _("an infraction of the IPG"), named)
+            return Route(
+                "rule", _("an entry of the {name}").format(name=_document_name(named)), named
+            )
         lang = read.edition(edition).lang if edition else detect_lang(text)
         try:
             glossary = read.glossary_edition(lang)
         except NotFound:  # a library of editions without a glossary: no term to define
             glossary = None
-        if glossary and any(read.named(glossary, fold(bare))):  # a term, or a keyword
+        # a term, or a keyword ("APNAP", "the stack": as define reads them)
+        if glossary and any(any(read.named(glossary, n)) for n in names_for(bare)):
             return Route("define", _("a glossary term"))
         if read.names_card(bare):
             return Route("card", _("a card's name"))
         return Route("search", _("words"))
+
+    def _command_named(self, text: str) -> Route | None:
+        """A command's name followed by what it is given ("define APNAP", "card Giant Spider",
+        "history 702.19b", "rule IPG 2.1"): that command, if what follows is what it takes (a
+        number for rule, history and refs; a card's name for card)."""
+        from crlookup.core import documents, numbers
+
+        first, _space, rest = text.partition(" ")
+        command, rest = first.lower(), rest.strip()
+        if command not in _COMMANDS_NAMED or not rest:
+            return None
+        if command in ("rule", "history", "refs"):
+            cited = documents.split(rest)
+            if cited.document is None:
+                try:
+                    numbers.parse(cited.number.rstrip("."))
+                except NumberError:
+                    return None
+        elif command == "card" and not self.reader.names_card(rest):
+            return None
+        return Route(command, _("the command named first"), rest)
 
     def _card_instead(self, found: Search, query: str) -> bool:
         """Whether `crlookup <words>` shows a card rather than the search `found` for `query`:
@@ -667,6 +700,8 @@ class Library:
                 carried = bilingual.definitions_through_english(read, found.edition, term)
                 found = dataclasses.replace(found, found=tuple(carried))
         if not found.found:
+            found = definitions.in_tournament_documents(read, term) or found
+        if not found.found:
             raise definitions.not_found(found)
         return found
 
@@ -819,8 +854,8 @@ def current(home: str | None = None) -> str | None:
     return homes.current(home or default_home())
 
 
-def edition_ids(home: str | None = None) -> list[tuple[str, str, str]]:
-    """(id, language, document) of each edition of the library in use, newest first, read
+def edition_ids(home: str | None = None) -> list[tuple[str, str, str, bool]]:
+    """(id, language, document, partial) of each edition of the library in use, newest first, read
     without building one (none yet: none): for shell completion."""
     from crlookup.core.paths import home as default_home
     from crlookup.library import home as homes

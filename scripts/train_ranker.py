@@ -424,7 +424,8 @@ def train(
 def kept_rulings() -> dict:
     """The weights a card's ruling is linked with (ranking.load_weights("rulings")), as
     data/ranker.json has them: not learned here (rulings.py says why)."""
-    return json.loads(OUT.read_text(encoding="utf-8"))["rulings"]
+    kept = json.loads(OUT.read_text(encoding="utf-8"))["rulings"]
+    return {name: kept.get(name, 0.0) for name in ranking.FEATURES}  # a new feature: unweighed
 
 
 def main() -> None:

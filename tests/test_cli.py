@@ -106,6 +106,29 @@ def test_letters_past_z():
     assert numbers[-2:] == ["704.5z", "704.5aa"]
 
 
+def test_edition_suggestions_resolve():
+    """A misspelt alias suggests the alias; a number below a tournament entry, the entry
+    (issue 46: "latset" suggested en-2009-02-01-flat, "IPG 2.5.1" 1.1, 1.2, 1.3)."""
+    assert run("rule", "702.19", "--edition", "latset", code=1).error.endswith("nearest: latest\n")
+    assert run("rule", "IPG 2.5.1", code=1).error.startswith(
+        "no entry 2.5.1 in ipg-2024-09-23; nearest: 2.5, "
+    )
+
+
+def test_edition_completion_offers_only_what_resolves():
+    from crlookup.ui.options import complete_edition
+
+    offered = [c.value for c in complete_edition(None, None, "")]
+    assert "latest" in offered and "zh-previous" in offered and "ipg-previous" in offered
+    assert "ru-latest" in offered and "ru-previous" not in offered  # one Russian edition
+    from crlookup import api
+
+    lib = api.open()
+    for alias in offered:
+        if "latest" in alias or "previous" in alias:
+            lib.edition(alias)  # (NotFound for one that does not resolve)
+
+
 def test_unknown_rule_suggests_nearest():
     result = run("rule", "702.999", code=1)
     assert result.error == "no rule 702.999 in en-2026-08-07; nearest: 702.99, 702.9, 702.195\n"
@@ -1298,6 +1321,87 @@ def test_anything_goes_to_its_command(typed, command, first_line):
 
 
 @pytest.mark.parametrize(
+    "typed, command, given",
+    [
+        ("rule 702.2c", "rule", "702.2c"),  # (went to search: 702.2c of en-2010-06-18)
+        ("CR 702.19b", "rule", "CR 702.19b"),
+        ("702.19 b", "rule", "702.19b"),
+        ("define APNAP", "define", "APNAP"),
+        ("history 702.19b", "history", "702.19b"),
+        ("card Giant Spider", "card", "Giant Spider"),
+        ("rule IPG 2.5", "rule", "IPG 2.5"),
+    ],
+)
+def test_anything_a_number_as_judges_write_it_or_a_command_named(typed, command, given):
+    """Words that name a command followed by what it takes are that command; a CR number
+    after "rule", or with its letter apart, is the number (issue 46)."""
+    result = run(typed)
+    assert f": crlookup {command} " in result.error.splitlines()[0], result.error
+    assert result.output == run(command, given).output
+
+
+def test_a_command_named_before_words_it_does_not_take_is_not_that_command():
+    assert ": crlookup search " in run("card advantage").error  # no card: words
+    assert ": crlookup search " in run("history of trample").error  # no number: words
+
+
+@pytest.mark.parametrize(
+    "typed, term",
+    [
+        ("APNAP", "APNAP Order"),
+        ("LKI", "Last Known Information"),
+        ("SBA", "State-Based Actions"),
+        ("ETB", "Enters the Battlefield"),
+        ("LTB", "Leaves the Battlefield"),
+        ("CMC", "Converted Mana Cost (Obsolete)"),
+        ("MV", "Mana Value"),
+        ("P/T", "Power"),
+        ("the stack", "Stack"),
+        ("the legend rule", "Legend Rule"),
+    ],
+)
+def test_the_rules_shorthand_judges_use_is_defined_searched_and_typed(typed, term):
+    """`define APNAP` failed although the glossary has "APNAP Order" (issue 46): define, search
+    and the entry point read a judge's shorthand as the rules' words."""
+    defined = json.loads(run("define", typed, "--json").output)
+    assert defined["matches"][0]["glossary"]["title"] == term
+    if typed == "P/T":  # both halves
+        assert [m["glossary"]["title"] for m in defined["matches"]] == ["Power", "Toughness"]
+    searched = json.loads(run("search", typed, "--json").output)
+    if typed.isupper():  # the shorthand's words are searched
+        assert searched["searched"] != typed and searched["hits"]
+    if typed != "P/T":  # (power and toughness: rules, no glossary entry has both)
+        titles = [h["title"] for h in searched["hits"][:3]]
+        assert term in titles, titles
+    assert ": crlookup define " in run(typed).error
+
+
+@pytest.mark.parametrize(
+    "typed, entry",
+    [("REL", "MTR 1.12"), ("GRV", "IPG 2.5"), ("HCE", "IPG 2.3"), ("DEC", "IPG 2.3"),
+     ("FtMGS", "IPG 2.6"), ("LEC", "IPG 2.2"), ("USC", "IPG 4")],
+)  # fmt: skip
+def test_the_tournament_shorthand_is_its_entry(typed, entry):
+    """The IPG's and the MTR's shorthand typed alone or defined: the entry it names."""
+    assert run(typed).output == run("rule", entry).output
+    defined = json.loads(run("define", typed, "--json").output)
+    assert defined["edition"].startswith(entry.split()[0].lower())
+    assert defined["matches"][0]["rule"]["number"] == entry.split()[1]
+    assert "this entry of the" in run("define", typed).output
+
+
+@pytest.mark.parametrize(
+    "typed, words", [("FNM", "Friday Night Magic"), ("RCQ", "Regional Championship Qualifier")]
+)
+def test_a_tournament_word_no_entry_is_named_by_is_searched_in_the_documents(typed, words):
+    hits = json.loads(run("search", typed, "--json").output)["hits"]
+    assert hits and all(h["document"] != "cr" for h in hits[:2])
+    assert words.lower() in " ".join(h["snippet"].lower() for h in hits)
+    missing = run("define", typed, code=1).error
+    assert missing.startswith(f"{typed} ({words.lower()}) is the tournament documents' word")
+
+
+@pytest.mark.parametrize(
     "typed, entry",
     [
         ("HCE", "IPG 2.3"),
@@ -1457,7 +1561,8 @@ def test_shell_completion_of_editions():
         "COMP_CWORD": "4",
     }
     result = CliRunner().invoke(cli, [], env=env, prog_name="crlookup")
-    assert result.output.split() == ["plain,ru-latest", "plain,ru-previous", "plain,ru-2019-01-25"]
+    # (one Russian edition: no ru-previous, which would not resolve)
+    assert result.output.split() == ["plain,ru-latest", "plain,ru-2019-01-25"]
     env["COMP_WORDS"], env["COMP_CWORD"] = "crlookup diff la", "2"
     result = CliRunner().invoke(cli, [], env=env, prog_name="crlookup")
     assert result.output.split() == ["plain,latest"]

@@ -28,6 +28,13 @@ from crlookup.core.model import Edition, Rule, Source, edition_id
         ("702.19b", (None, "702.19b")),
         ("IPG", (None, "IPG")),  # a document without a number is not a number of it
         ("CRAB 1", (None, "CRAB 1")),
+        # a CR number as judges also write it (issue 46): the word for it, a letter apart
+        ("rule 702.2c", (None, "702.2c")),
+        ("Rules 601.2b", (None, "601.2b")),
+        ("702.19 b", (None, "702.19b")),
+        ("CR 702.19 B", ("cr", "702.19b")),
+        ("rule of law", (None, "rule of law")),
+        ("702 blocking", (None, "702 blocking")),
     ],
 )
 def test_split_reads_a_number_as_judges_write_it(text, want):
@@ -141,3 +148,19 @@ def test_an_entry_is_named_by_its_title_and_the_name_after_its_category(head, da
     assert documents.names("Game Play Error — Hidden Card Error")[1] == "Hidden Card Error"
     assert documents.names("Tournament Error — Slow Play")[1] == "Slow Play"
     assert documents.names("Trample") == ("Trample",)
+
+
+@given(
+    st.integers(100, 999),
+    st.integers(1, 300),
+    st.sampled_from(["a", "b", "k", "m", "z", "aa", "ab"]),
+    st.sampled_from(["rule ", "Rule ", "rules ", "CR ", "cr ", ""]),
+    st.sampled_from([" ", "  ", ""]),
+)
+def test_a_cr_number_however_written_splits_to_the_number(section, rule, letter, word, apart):
+    """ "rule 702.2c", "CR 702.19 b", "702.19b": the same number (issue 46)."""
+    number = f"{section}.{rule}"
+    written = f"{word}{number}{apart}{letter}"
+    cited = documents.split(written)
+    assert cited.number == f"{number}{letter}"
+    assert cited.document == ("cr" if word.strip().lower() == "cr" else None)

@@ -48,6 +48,9 @@ _NAMES = {
     "jar": "jar",
 }
 _FIRST = ("cr", "mtr", "ipg", "jar", "comprehensive", "tournament", "infraction")  # _DOC's
+# "rule 702.2c", "rules 601.2b", "§ 702.19": a CR number with the word for it before it
+_CALLED = re.compile(r"^\s*(?:rules?|§)\s*(?P<rest>\d.*?)\s*$", re.IGNORECASE)
+_SPACED = re.compile(r"^(\d{3}\.\d+)\s+([a-z]{1,2})\.?$", re.IGNORECASE)  # "702.19 b"
 _ENTRY = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
 _APPENDIX = re.compile(r"^(?:appendix\s+)?([a-h])\.?$", re.I)
 
@@ -61,14 +64,27 @@ class Cited(NamedTuple):
 
 def split(text: str) -> Cited:
     """ "IPG 2.1" -> ("ipg", "2.1"); "MTR appendix C" -> ("mtr", "C"); "CR 702.19b" -> ("cr",
-    "702.19b"); "702.19b" -> (None, "702.19b"). The rest is returned as written (stripped)."""
-    if not text.lstrip()[:13].lower().startswith(_FIRST):  # as most are: no pattern compiled
-        return Cited(None, text.strip())
-    m = re.match(_SPLIT, text, re.IGNORECASE | re.ASCII)  # "ſ" is no "s" here
-    if not m or not m.group("rest"):
-        return Cited(None, text.strip())
-    doc = _NAMES[" ".join(m.group("doc").lower().split())]
-    return Cited(doc, m.group("rest"))
+    "702.19b"); "702.19b" -> (None, "702.19b"); as judges also write a CR number, "rule 702.2c"
+    and "702.19 b" -> (None, "702.19b"). The rest is returned as written (stripped)."""
+    first = text.lstrip()[:13].lower()
+    if first.startswith(_FIRST):
+        m = re.match(_SPLIT, text, re.IGNORECASE | re.ASCII)  # "ſ" is no "s" here
+        if m and m.group("rest"):
+            doc = _NAMES[" ".join(m.group("doc").lower().split())]
+            return Cited(doc, _joined(m.group("rest")) if doc == "cr" else m.group("rest"))
+    elif first.startswith(("rule", "§")):
+        m = _CALLED.match(text)
+        if m:
+            return Cited(None, _joined(m.group("rest")))
+    elif first[:1].isdigit() and " " in first:
+        return Cited(None, _joined(text.strip()))
+    return Cited(None, text.strip())
+
+
+def _joined(number: str) -> str:
+    """A CR number with its subrule's letter written apart ("702.19 b") as one ("702.19b")."""
+    m = _SPACED.match(number)
+    return f"{m.group(1)}{m.group(2).lower()}" if m else number
 
 
 def number(text: str) -> str:

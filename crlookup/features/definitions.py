@@ -7,6 +7,8 @@ with rapidfuzz against every headword and keyword name of the edition, best firs
 
 from __future__ import annotations
 
+import re
+import shlex
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -70,8 +72,35 @@ def lookup(
     return Definitions(term, edition, found, () if found else tuple(nearest(lib, edition, term)))
 
 
+def in_tournament_documents(lib: Library, term: str) -> Definitions | None:
+    """A tournament document's entry that `term` names, or that the judges' shorthand stands
+    for ("REL": MTR 1.6, "HCE": IPG 2.3), as a definition; None if none is named."""
+    from crlookup.features.shorthand import entry_named
+
+    named = entry_named(lib, term)
+    if named is None:
+        return None
+    edition, rule = lib.entry(named)
+    found = Definition(
+        rule.title, None, None, rule, tuple(lib.subtree(edition, rule.number)), 100.0
+    )
+    return Definitions(term, edition, (found,))
+
+
 def not_found(found: Definitions) -> NotFound:
-    """The error for a look-up that found nothing, with the nearest names there are."""
+    """The error for a look-up that found nothing, with the nearest names there are (and what a
+    tournament's shorthand stands for: "FNM" is Friday Night Magic)."""
+    from crlookup.features.shorthand import spelled_out
+
+    meant = spelled_out(found.query, "tournament")
+    if meant:
+        return NotFound(
+            _(
+                "{term} ({meant}) is the tournament documents' word, not the glossary's: "
+                "crlookup search --doc all {query}"
+            ).format(term=found.query, meant=meant, query=shlex.quote(meant)),
+            [],
+        )
     return NotFound(
         _("no glossary term or keyword {term!r} in {edition}").format(
             term=found.query, edition=found.edition
@@ -101,12 +130,28 @@ def nearest(lib: Library, edition: str, term: str, limit: int = 3) -> list[str]:
     return [name for name, _score, _ in found]
 
 
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+
+
+def names_for(term: str) -> list[str]:
+    """The names (folded) `term` is looked up by, first found first: as written; without an
+    article ("the stack"); the rules' words a judge's shorthand stands for ("APNAP": "apnap
+    order"), and each of two ("P/T": "power", "toughness")."""
+    from crlookup.features.shorthand import spelled_out
+
+    plain = _ARTICLE.sub("", term.strip())
+    meant = spelled_out(plain, "cr") or ""
+    return list(dict.fromkeys(filter(None, [fold(term), fold(plain), fold(meant), *(
+        fold(part) for part in meant.split(" and ") if part != meant)])))  # fmt: skip
+
+
 def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Definition]:
-    """Definitions of `term` in `edition`, best first (only the exact one, if there is one)."""
+    """Definitions of `term` in `edition`, best first (only the exact one, if there is one;
+    by the names it is looked up by: `names_for`)."""
     wanted = fold(term)
-    entries, rule = lib.named(edition, wanted)
-    if entries or rule:
-        matches = [(wanted, 100.0)]
+    exact = [n for n in names_for(term) if any(lib.named(edition, n))]
+    if exact:
+        matches = [(n, 100.0) for n in ([wanted] if wanted in exact else exact)]
     else:
         from rapidfuzz import fuzz, process
 

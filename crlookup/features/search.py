@@ -95,13 +95,18 @@ def search(
     else:
         lang = lang or detect_lang(query)
         scope = _every(lib, lang) if all_editions else (lib.edition(lang=lang).id,)
+    from crlookup.features.shorthand import spelled_out
+
     ix = index(lib, lang)
     if prefix and lib.edition(scope[0]).document != "cr":
         prefix = None  # a tournament document's edition: no CR section to keep to
-    found = ix.search(query, editions=scope, prefix=prefix, limit=limit)
+    words = spelled_out(query, "cr") or query  # a judge's shorthand alone ("ETB"): its words
+    found = ix.search(words, editions=scope, prefix=prefix, limit=limit)
     widened = None
+    if not found.hits and not edition and spelled_out(query, "tournament"):  # "FNM", "GRV"
+        return _documents(lib, query, "all", lang, limit)
     if not found.hits and scope and not edition:
-        found = ix.search(query, editions=_every(lib, lang), prefix=prefix, limit=limit)
+        found = ix.search(words, editions=_every(lib, lang), prefix=prefix, limit=limit)
         widened = scope[0] if found.hits else None
     return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits), widened)
 
@@ -136,8 +141,13 @@ def _documents(lib: Library, query: str, document: str, lang: str | None, limit:
     from crlookup.features.shorthand import spelled_out
 
     # a judge's shorthand alone ("GRV") is searched as the documents' words for it
-    found = ix.search(spelled_out(query) or query, editions=scope, limit=limit)
+    found = ix.search(spelled_out(query, _whose(document)) or query, editions=scope, limit=limit)
     return Search(query, lang, found, tuple(ix.snippet(h) for h in found.hits))
+
+
+def _whose(document: str) -> str | None:
+    """Whose shorthand a search of `document` reads ("all": everyone's)."""
+    return None if document == "all" else "cr" if document == "cr" else "tournament"
 
 
 def index(lib: Library, lang: str) -> Index:

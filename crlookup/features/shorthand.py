@@ -2,9 +2,10 @@
 is a Game Rule Violation, "HCE" a Hidden Card Error, "phone" the MTR's electronic devices.
 
 `ask` reads them in a question (crlookup.features.ask.procedure: the document that decides it,
-its entries' words); typed alone, an infraction's name or shorthand is its IPG entry
-(`infraction`: `crlookup HCE`, `crlookup "missed trigger"`), and `search --doc` searches a
-shorthand's words (`spelled_out`).
+its entries' words); typed alone, an entry's name or shorthand is that entry (`entry_named`:
+`crlookup HCE`, `crlookup "missed trigger"`, `crlookup REL`); `define` defines the glossary term a
+rules' shorthand stands for ("APNAP", "ETB"), and `search` searches a shorthand's words
+(`spelled_out`).
 """
 
 from __future__ import annotations
@@ -17,20 +18,23 @@ if TYPE_CHECKING:
     from crlookup.library.reader import Library
 
 SHORTHAND = "shorthand.txt"  # beside this module
-INFRACTIONS = "ipg"  # the document whose entries an infraction's name finds
+INFRACTIONS = "ipg"  # the document whose entries a name finds first
 MAX_WORDS = 10  # an infraction's name is short, with its category ("Game Play Error — ...")
 
 
 @functools.cache
-def lines() -> tuple[tuple[tuple[str, ...], str], ...]:
+def lines(whose: str | None = None) -> tuple[tuple[tuple[str, ...], str], ...]:
     """Each line: the judge's or player's words (alternatives, as written) and the documents'
-    words they stand for."""
+    words they stand for; of one part of the file (`whose`: "cr" or "tournament"), or all."""
     out = []
+    part = None
     path = os.path.join(os.path.dirname(__file__), SHORTHAND)
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
-            if not line or line.startswith("#") or "=" not in line:
+            if line.startswith("[") and line.endswith("]"):
+                part = line[1:-1]
+            if not line or line.startswith("#") or "=" not in line or whose not in (None, part):
                 continue
             said, _eq, meant = line.rpartition(" = ")
             words = tuple(w.strip() for w in said.split("|") if w.strip())
@@ -38,29 +42,35 @@ def lines() -> tuple[tuple[tuple[str, ...], str], ...]:
     return tuple(out)
 
 
-def spelled_out(text: str) -> str | None:
+def spelled_out(text: str, whose: str | None = None) -> str | None:
     """The documents' words for `text` when the whole of it is a judge's shorthand ("GRV":
-    "game rule violation"), else None."""
+    "game rule violation"; "ETB": "enters the battlefield"), else None; of the Comprehensive
+    Rules' or the tournament documents' shorthand only (`whose`: "cr", "tournament")."""
     from crlookup.core.model import fold
 
     said = fold(text)
-    return next((meant for words, meant in lines() if said in words), None)
+    return next((meant for words, meant in lines(whose) if said in words), None)
 
 
-def infraction(lib: Library, text: str) -> str | None:
-    """The IPG entry (as judges write it: "IPG 2.3") that `text` names alone: an infraction's
-    name ("hidden card error", "Game Play Error — Hidden Card Error") or its shorthand
-    ("HCE"); None for anything else, or a library without the IPG."""
-    from crlookup.core.documents import label
+def entry_named(lib: Library, text: str) -> str | None:
+    """The tournament document's entry (as judges write it: "IPG 2.3", "MTR 1.6") that `text`
+    names alone: an infraction's name ("hidden card error", "Game Play Error — Hidden Card
+    Error"), an entry's title ("rules enforcement levels") or their shorthand ("HCE", "REL");
+    the IPG's first; None for anything else, or a library without those documents."""
+    from crlookup.core.documents import TOURNAMENT, label
     from crlookup.core.model import fold
 
     if not text or len(text.split()) > MAX_WORDS or any(c.isdigit() for c in text):
         return None
-    if not any(e.lang == "en" for e in lib.editions(INFRACTIONS)):
-        return None
-    edition = lib.edition(lang="en", document=INFRACTIONS).id
-    for name in dict.fromkeys((fold(text), fold(spelled_out(text) or ""))):
-        _terms, entry = lib.named(edition, name) if name else ((), None)
-        if entry is not None:  # (the build names each entry by its title: names table)
-            return label(INFRACTIONS, entry.number)
+    names = [
+        n for n in dict.fromkeys((fold(text), fold(spelled_out(text, "tournament") or ""))) if n
+    ]
+    for document in sorted(TOURNAMENT, key=lambda d: d != INFRACTIONS):
+        if not any(e.lang == "en" for e in lib.editions(document)):
+            continue
+        edition = lib.edition(lang="en", document=document).id
+        for name in names:
+            _terms, entry = lib.named(edition, name)
+            if entry is not None:  # (the build names each entry by its title: names table)
+                return label(document, entry.number)
     return None

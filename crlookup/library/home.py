@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-def edition_ids(root: str) -> list[tuple[str, str, str]]:
-    """(id, language, document) of each edition of the library in use, read without building
-    one (none yet: none), for shell completion."""
+def edition_ids(root: str) -> list[tuple[str, str, str, bool]]:
+    """(id, language, document, partial) of each edition of the library in use, read without
+    building one (none yet: none), for shell completion."""
     import sqlite3
 
     path = current(root)
@@ -44,7 +44,7 @@ def edition_ids(root: str) -> list[tuple[str, str, str]]:
         db = sqlite3.connect(f"file:{os.path.join(path, DB)}?mode=ro", uri=True)
         try:
             return db.execute(
-                "SELECT id, lang, document FROM editions ORDER BY date DESC"
+                "SELECT id, lang, document, partial FROM editions ORDER BY date DESC"
             ).fetchall()
         finally:
             db.close()

@@ -833,6 +833,9 @@ class Library:
             "ORDER BY seq",
             (edition,),
         ).fetchall()
+        deeper = re.match(r"^(\d{1,2}\.\d{1,2})(?:\.\d+)+\.?$", text.strip())
+        if deeper:  # "2.5.1": the entry it is under first (two levels are all there are)
+            text = deeper.group(1)
         if documents.is_number(text):
             want = documents.sort_key(documents.number(text))
             near = sorted(
@@ -896,6 +899,7 @@ def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
 
 #: An edition named without its id: "latest", "previous", "2019-03-01" (the newest edition in
 #: force that day), each optionally after a language or document ("ru-latest", "mtr-zh-latest").
+_ALIASES = ("latest", "previous", "newest", "current")
 _ALIAS = re.compile(
     r"^(?:(?P<prefix>(?:cr|mtr|ipg|jar|[a-z]{2})(?:-[a-z]{2})?)-)?"
     r"(?P<alias>latest|newest|current|previous|\d{4}-\d{2}-\d{2})$"
@@ -908,8 +912,13 @@ def _closest_editions(wanted: str, editions: list[EditionInfo]) -> list[str]:
     try:
         target = date.fromisoformat(day)
     except ValueError:
-        from rapidfuzz import process
+        from rapidfuzz import fuzz, process
 
+        # a misspelt alias ("latset", "ru-previus"): the alias, with its prefix
+        prefix, _dash, alias = wanted.lower().rpartition("-")
+        spelt = process.extractOne(alias, _ALIASES, scorer=fuzz.ratio, score_cutoff=70)
+        if spelt:
+            return [f"{prefix}-{spelt[0]}" if prefix else spelt[0]]
         ids = [e.id for e in editions]
         return [m[0] for m in process.extract(wanted, ids, limit=3, score_cutoff=50)]
     same = [e for e in editions if e.lang == lang] or editions

@@ -30,17 +30,18 @@ def complete_edition(ctx, param, incomplete: str) -> list:
     from crlookup.core.documents import PREFIX
 
     found = api.edition_ids()
-    prefixes = dict.fromkeys(
-        lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
-        for _id, lang, doc in found
-        if doc in PREFIX
-    )
+    prefixes: dict[str, int] = {}  # each prefix, with how many complete editions it names
+    for _id, lang, doc, partial in found:
+        if doc in PREFIX:
+            p = lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
+            prefixes[p] = prefixes.get(p, 0) + (not partial)
+    # only what resolves: "previous" where there are two complete editions ("ru-previous": one)
     aliases = ["latest", "previous"] + [
-        f"{p}-{a}" for p in prefixes for a in ("latest", "previous")
+        f"{p}-{a}" for p, n in prefixes.items() for a in ("latest", "previous")[: min(n, 2)]
     ]
     return [
         CompletionItem(x)
-        for x in [*aliases, *(i for i, _l, _d in found)]
+        for x in [*aliases, *(i for i, *_rest in found)]
         if x.startswith(incomplete)
     ]
 

@@ -103,7 +103,7 @@ def thesaurus() -> list[tuple[re.Pattern, str]]:
     from crlookup.features.shorthand import lines
 
     out = []
-    for said, meant in lines():
+    for said, meant in lines("tournament"):
         words = [re.escape(w) for w in said]
         pattern = r"(?<![\w'])(?:" + "|".join(words) + r")(?![\w'])"
         out.append((re.compile(pattern, re.IGNORECASE), meant))

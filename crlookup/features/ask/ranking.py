@@ -31,6 +31,10 @@ LEXICAL, SEMANTIC = 30, 15  # candidates from each retrieval
 # these cite ("See rule 704.5m"), the closest in meaning; and every entry a named card's
 # ruling applies
 CARRIED, LEADS = 40, 10
+# and of the entries the best POINTERS lexical candidates point to ("See rule 704": a cited
+# heading stands for its rules), the best POINTED by closeness in meaning: where a question's
+# words reach a rule, the consequence it points to is a candidate too
+POINTERS, POINTED = 10, 10
 RANKER = "ranker.json"  # in the shipped data
 SAME_RULE = 0.9  # each further answer under the same rule, in the order shown (`best`)
 
@@ -54,6 +58,7 @@ FEATURES = {
     "card_type": "card",  # it is a rule of one of a named card's card types
     "card_term": "card",  # it is a rule of a term or symbol of a named card's text
     "leads": "card",  # a rule of a named card's cites it ("See rule 704.5m")
+    "pointed": "terms",  # one of the best lexical candidates cites it (or its heading)
     "ruling": "card",  # the closeness to the question of the closest ruling that applies it
     "ruling_first": "card",  # the ruling closest to the question applies it first
     "judged": "answers",  # log(1 + answers to players' questions citing it)
@@ -99,6 +104,13 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | 
         if i not in taken and lex.lengths[i]:
             chosen.append(i)
             taken.add(i)
+    if reasons is None:
+        reasons = {}
+    pointed = [i for i in _pointed(lex, chosen[:POINTERS], reasons) if i not in taken]
+    pointed.sort(key=lambda i: (-float(similar[i]), i))
+    for i in pointed[:POINTED]:
+        chosen.append(i)
+        taken.add(i)
     if reasons:
         carried = [i for i, r in reasons.items() if r.get("carried") and i not in taken]
         carried.sort(key=lambda i: (-float(similar[i]), i))
@@ -114,6 +126,35 @@ def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | 
                 chosen.append(i)
                 taken.add(i)
     return chosen
+
+
+def _pointed(lex: Lexicon, pointers: list[int], reasons: dict) -> list[int]:
+    """The answerable entries the `pointers` cite, a cited heading by its rules and subrules
+    (303.4's "See rule 704" reaches 704.5m), each marked with the entry citing it."""
+    found: dict[int, None] = {}
+    for p in pointers:
+        for c in lex.cites[p]:
+            reached = [c]
+            if not lex.lengths[c]:  # a heading: everything under it, which follows it
+                j = c + 1
+                while j < len(lex.numbers) and _under(lex.numbers[j], lex.numbers[c]):
+                    reached.append(j)
+                    j += 1
+            for i in reached:
+                if lex.lengths[i] and i != p:
+                    found[i] = None
+                    marks = reasons.setdefault(i, {"words": set()}).setdefault("pointed", [])
+                    if p not in marks:
+                        marks.append(p)
+    return list(found)
+
+
+def _under(number: str, heading: str) -> bool:
+    """Whether `number` is under `heading`: 704.5m under 704 and 704.5, 702.10 under neither
+    702.1 nor 70."""
+    if "." not in heading:
+        return number.startswith(heading + ".")
+    return number.startswith(heading) and number[len(heading) :].isalpha()
 
 
 def features(lex: Lexicon, question: Question, found: Candidates) -> list[list[float]]:
@@ -158,6 +199,7 @@ def features(lex: Lexicon, question: Question, found: Candidates) -> list[list[f
             "card_type": float(any(k == "type" for *_c, k in r.get("carried", ()))),
             "card_term": float(any(k in ("term", "symbol") for *_c, k in r.get("carried", ()))),
             "leads": float(bool(r.get("leads"))),
+            "pointed": float(bool(r.get("pointed"))),
             "ruling": max((w.similarity for w in r.get("ruling", ())), default=0.0),
             "ruling_first": float(any(w.first for w in r.get("ruling", ()))),
             "judged": math.log1p(with_rule(judged, number)) if judged else 0.0,

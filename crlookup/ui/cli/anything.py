@@ -37,7 +37,7 @@ def anything(ctx: click.Context, args: tuple[str, ...]):
     group = ctx.parent.command if ctx.parent is not None else None
     assert isinstance(group, click.Group)
     target = group.commands[route.command]
-    given = [route.argument or text] if route.command == "rule" else words
+    given = [route.argument] if route.argument else [text] if route.command == "rule" else words
     if "--json" not in options:  # a script is told nothing on stderr
         click.echo(routed_note(route, text, options), err=True)
     if route.command == "search":
