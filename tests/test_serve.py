@@ -161,6 +161,8 @@ def test_an_endpoint_answers_what_its_command_prints_with_json(server, path, com
         ("Stomp", "card"),
         ("deathtouch trample", "search"),
         ("HCE", "rule"),  # an infraction's shorthand: its IPG entry
+        ("rule 702.2c", "rule"),  # a command's name first (issue 46: went to search)
+        ("APNAP", "define"),  # the rules' shorthand: its glossary term
         ("teferi hero", "card"),  # words no rule has, naming a card loosely
         ("Can a creature with defender attack?", "ask"),
     ],
