@@ -225,6 +225,11 @@ class Library:
         read-only home, a full disk), or None."""
         return self.reader.stale
 
+    def told(self) -> list[str]:
+        """What the user should be told of the answers read so far, once each: a date whose
+        edition is missing from the library, answered from the one before it."""
+        return self.reader.told()
+
     @property
     def pending(self) -> int:
         """How many older editions are still to be added to this library (0: complete)."""
@@ -582,9 +587,44 @@ class Library:
         languages, "en,ru"), the rule and its subrules beside their counterparts instead."""
         if parallel:
             return self.parallel(number, languages(parallel), edition)
-        found = self.reader.rule(number, edition, lang)
+        try:
+            found = self.reader.rule(number, edition, lang)
+        except NotFound as missing:
+            raise self._renumbered(missing, number, edition, lang) from None
         citation = self.reader.citation(found.edition, found.rule.number) if cite else None
         return found._replace(citation=citation, annotations=annotations)
+
+    def _renumbered(
+        self, missing: NotFound, number: str, edition: str | None, lang: str | None
+    ) -> NotFound:
+        """A rule number an edition lacks: if it is another edition's number of a rule this
+        one numbers otherwise (the July 2009 renumbering, a keyword moved), NotFound naming
+        that rule here; else `missing` as it was."""
+        from crlookup.core import documents, numbers
+        from crlookup.features.history import same_rule
+
+        cited = documents.split(number)
+        if cited.document not in (None, "cr") or isinstance(missing, EditionsPending):
+            return missing
+        try:
+            wanted = str(numbers.parse(cited.number.rstrip(".")))
+            there = self.reader.edition(edition, lang=lang).id
+            same = same_rule(self.reader, wanted, there)
+        except (NumberError, NotFound):
+            return missing
+        if same is None:
+            return missing
+        rule = self.reader.get(there, numbers.rule_of(same.number)) if not same.title else None
+        return NotFound(
+            _("no rule {number} in {edition}; the same rule there is {same} ({title})").format(
+                number=wanted,
+                edition=there,
+                same=same.number,
+                title=same.title or (rule.title if rule else "") or same.text[:40],
+            ),
+            [same.number],
+            told=True,
+        )
 
     @_healing
     def refs(self, number: str, edition: str | None = None, depth: int = 1) -> Citations:

@@ -80,7 +80,8 @@ def test_all_120_editions_parse(members, editions):
     assert len(members) == 120
     assert min(members) == member("2003-03-15") and max(members) == member("2026-08-07")
     for name, e in editions.items():
-        assert e.id == "en-" + name[len("MagicCompRules-") : -len(".txt")]
+        if name != member("2006-06-01"):  # (misfiled: the June 1, 2004 edition)
+            assert e.id == "en-" + name[len("MagicCompRules-") : -len(".txt")]
         assert e.lang == "en" and e.source == name and not e.partial, name
         assert e.rules[0].number == "1" and e.glossary, name
 
@@ -142,7 +143,7 @@ def test_the_script_fails_below_the_threshold(
 # Stated dates that differ from the member's name (checked with grep "as of" on the files):
 # the edition keeps the stated date, is named after the member, and notes the difference.
 STATED = {
-    "2006-06-01": date(2004, 6, 1), "2013-04-29": date(2013, 5, 1),
+    "2013-04-29": date(2013, 5, 1),
     "2013-07-11": date(2013, 7, 13), "2014-09-26": date(2014, 9, 25),
     "2017-01-19": date(2017, 1, 20), "2017-07-07": date(2017, 7, 8),
     "2017-09-25": date(2017, 9, 29), "2019-06-12": date(2019, 6, 14),
@@ -158,6 +159,8 @@ STATED = {
 def test_stated_dates(editions):
     for name, e in editions.items():
         day = name[len("MagicCompRules-") : -len(".txt")]
+        if day == "2006-06-01":  # misfiled: test_a_misfiled_member_is_the_edition_it_states
+            continue
         assert e.id == f"en-{day}"
         stated = STATED.get(day, date.fromisoformat(day))
         assert e.date == stated, name
@@ -341,11 +344,26 @@ def test_2003_10_01_wrapped_rule_number_is_text(editions):
     assert after.text.startswith("A counter is a marker placed on an object or player")
 
 
+def test_a_misfiled_member_is_the_edition_it_states(members, editions):
+    """MagicCompRules-2006-06-01.txt states June 1, 2004 (at its top and its end), its
+    copyright is 1993-2004 and it has Fifth Dawn's sunburst but not Champions of Kamigawa's
+    bushido (October 2004): it is the Fifth Dawn edition, named after it (issue 46: it stood
+    in 2006 with a 2004 date)."""
+    data = members[member("2006-06-01")]
+    assert data.count(b"These rules are current as of June 1, 2004.") == 2
+    assert b"(c)1993-2004" in data and b"Sunburst" in data and b"Bushido" not in data
+    e = editions[member("2006-06-01")]
+    assert e.date == date(2004, 6, 1) and e.id == "en-2004-06-01"
+    assert any(n.startswith("misfiled: the archive names it 2006-06-01") for n in e.notes)
+    others = [x for name, x in editions.items() if "2006-06-01" not in name]
+    assert all(abs((x.date - date.fromisoformat(x.id[3:])).days) <= 11 for x in others)
+
+
 def test_2006_06_01_one_line_of_bare_cr(members, editions):
     data = members[member("2006-06-01")]
     assert b"\n" not in data and data.count(b"\r") > 2000
     e = editions[member("2006-06-01")]
-    assert e.date == date(2004, 6, 1) and e.id == "en-2006-06-01"
+    assert e.date == date(2004, 6, 1) and e.id == "en-2004-06-01"
     assert e.rules[2].number == "100.1" and e.rules[2].source.line > 100
     assert e.glossary[0].term == "Ability" and len(e.glossary) == 307
 

@@ -103,6 +103,17 @@ def test_the_translators_slips_are_read_and_noted():
     assert any("an example begins '例如，'" in n for n in newer.notes)
 
 
+def test_the_translators_list_of_provisional_names_is_no_glossary():
+    """2022-06-10's glossary is followed by "暂译名称列表" (English names and their provisional
+    Chinese): not glued onto the last term, and no false term "Abandon: 终止" holding the
+    rest (issue 46)."""
+    e = edition("2022-06-10")
+    last = e.glossary[-1]
+    assert last.term == "改变区域触发" and "暂译" not in last.definition
+    assert not [g for g in e.glossary if ":" in g.term or "Abandon" in g.term]
+    assert any(n.startswith("line 7999: '暂译名称列表' ends the glossary") for n in e.notes)
+
+
 def test_stated_dates_and_filed_dates():
     e = edition("2024-02-06")  # states 2024年2月2日, as the English of that date does
     assert e.id == "zh-2024-02-06" and e.date == date(2024, 2, 2)

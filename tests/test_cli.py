@@ -129,6 +129,42 @@ def test_edition_completion_offers_only_what_resolves():
             lib.edition(alias)  # (NotFound for one that does not resolve)
 
 
+def test_a_number_of_another_edition_names_the_same_rule_there():
+    """The renumberings the library knows name the rule an edition numbers otherwise (issue
+    46: "nearest: 509.3, 509.2, 509.1" for trample in 2005)."""
+    old = run("rule", "702.19", "--edition", "2005-01-01", code=1)
+    assert old.error == "no rule 702.19 in en-2004-10-01; the same rule there is 502.9 (Trample)\n"
+    new = run("rule", "502.9b", "--edition", "latest", "--json", code=1)
+    assert json.loads(new.output)["suggestions"] == ["702.19b"]
+    assert "the same rule there is 702.19b (Trample)" in json.loads(new.output)["error"]
+
+
+def test_a_date_an_edition_missing_from_the_library_was_in_force_says_so():
+    """No copy of January 2016's edition was found: a date it was in force is answered from the
+    edition before it, in one line on stderr (issue 46: silently)."""
+    found = run("rule", "100.1", "--edition", "2016-03-01")
+    assert found.output.startswith("en-2015-11-13\n")
+    assert found.error == (
+        "the edition in force on 2016-03-01 (en-2016-01-22, Oath of the Gatewatch) is not in "
+        "the library; answering from en-2015-11-13\n"
+    )
+    # the 2018 editions recovered since are there
+    assert run("rule", "100.1", "--edition", "2018-03-01").output.startswith("en-2018-01-19\n")
+    assert run("rule", "100.1", "--edition", "2018-03-01").error == ""
+
+
+def test_the_recovered_editions_and_the_reconstructed_one():
+    rows = {e["id"]: e for e in json.loads(run("editions", "--json").output)}
+    assert rows["en-2018-01-19"]["provenance"] == "recovered"
+    assert rows["en-2018-06-08"]["provenance"] == "recovered"
+    assert rows["en-2018-04-27"]["provenance"] == "reconstructed"
+    assert rows["en-2017-09-25"]["provenance"] is None
+    listed = run("editions").output
+    assert "official (reconstructed)" in listed and "official (recovered)" in listed
+    shown = run("rule", "702.19", "--edition", "en-2018-04-27")
+    assert shown.error.startswith("en-2018-04-27 is reconstructed, not a copy of Wizards' file")
+
+
 def test_unknown_rule_suggests_nearest():
     result = run("rule", "702.999", code=1)
     assert result.error == "no rule 702.999 in en-2026-08-07; nearest: 702.99, 702.9, 702.195\n"
@@ -209,12 +245,14 @@ def test_editions_json():
     assert [e["date"] for e in every] == sorted(e["date"] for e in every)
     ids = [e["id"] for e in data]
     official = [e["id"] for e in data if e["official"]]
-    # every official English edition, 2003-03-15 to 2026-08-07, and the seeds beside them
+    # every official English edition, 2003-03-15 to 2026-08-07 (the archive's 120 and the
+    # three of 2018 recovered), and the seeds beside them
     assert (
-        len(official) == 120 and official[0] == "en-2003-03-15" and official[-1] == "en-2026-08-07"
+        len(official) == 123 and official[0] == "en-2003-03-15" and official[-1] == "en-2026-08-07"
     )
+    misfiled = {"en-2004-06-01": "MagicCompRules-2006-06-01.txt"}
     assert {e["source"] for e in data if e["official"]} == {
-        f"MagicCompRules-{i[3:]}.txt" for i in official
+        misfiled.get(i, f"MagicCompRules-{i[3:]}.txt") for i in official
     }
     # the Chinese translations in the official layout are no official files
     chinese = [(e["id"], e["format"], e["official"]) for e in data if e["lang"] == "zh"]
@@ -227,9 +265,10 @@ def test_editions_json():
         ("ru-2019-01-25", "markdown"),
         ("en-2024-07-30", "scraped_json"),
     ]
-    # in the order they took effect: 2006-06-01's file states June 1, 2004
+    # in the order they took effect: the archive's 2006-06-01 file is the June 1, 2004 edition
     assert [e["date"] for e in data] == sorted(e["date"] for e in data)
-    assert ids.index("en-2006-06-01") == ids.index("en-2004-02-01") + 1
+    assert ids.index("en-2004-06-01") == ids.index("en-2004-02-01") + 1
+    assert "en-2006-06-01" not in ids
     partial = {e["id"] for e in data if e["partial"]}
     assert partial == {"en-2010-07-16-webpage", "pl-2013-11-01", "en-2024-07-30"}
     for e in data:
@@ -269,7 +308,7 @@ def test_editions_table():
         for line in lines[1:]
         if line.startswith(("en-", "ru-", "pl-"))
     }
-    assert len(rows) == 126
+    assert len(rows) == 129
     assert rows["en-2026-08-07"] == [
         "Aug",
         "7,",
@@ -282,7 +321,7 @@ def test_editions_table():
         "739",
         "1930/1930",
     ]
-    assert rows["en-2006-06-01"][:4] == ["Jun", "1,", "2004", "official"]  # as its text states
+    assert rows["en-2004-06-01"][:4] == ["Jun", "1,", "2004", "official"]  # as its text states
     assert rows["en-2010-07-16-webpage"][3:6] == ["web", "page", "(partial)"]
     assert rows["en-2009-02-01-flat"][3:5] == ["flat", "text"]
 
@@ -426,7 +465,7 @@ def test_old_numbering_edition():
         "en-2009-02-01\n502.63 Deathtouch\n  502.63a Deathtouch is a triggered ability."
     )
     missing = run("rule", "702.2", "--edition", "en-2009-02-01", code=1).error
-    assert missing.startswith("no rule 702.2 in en-2009-02-01; nearest: ")
+    assert missing == "no rule 702.2 in en-2009-02-01; the same rule there is 502.63 (Deathtouch)\n"
 
 
 def test_partial_editions():
@@ -778,13 +817,14 @@ def test_history_json():
         "split_from": None,
         "split_into": None,
         "subrules": None,
+        "missing_before": None,
     }
     assert all({"edition", "number", "change"} <= set(d) for d in data)
     july = next(d for d in data if d["edition"] == "en-2009-07-11")
     assert july["number"] == "702.2" and july["change"] == "moved"
     assert july["previous"] == {"edition": "en-2009-05-01", "number": "502.63"}
     changed = json.loads(run("history", "702.19b", "--json").output)["steps"]
-    step = next(d for d in changed if d["edition"] == "en-2018-07-13")
+    step = next(d for d in changed if d["edition"] == "en-2018-04-27")  # (Dominaria's "they")
     assert ["-", "he or she chooses"] in step["diff"] and ["+", "they choose"] in step["diff"]
 
 

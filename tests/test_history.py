@@ -79,27 +79,28 @@ def test_a_merged_rule_followed_forwards(library):
 
 
 def test_history_follows_a_split(library):
-    """In July 2018 106.4a's first sentence (announcing the mana in a pool when passing
-    priority) became 106.4b; its second stayed 106.4a."""
+    """In April 2018 (Dominaria: the recovered edition; issue 46) 106.4a's first sentence
+    (announcing the mana in a pool when passing priority) became 106.4b; its second stayed
+    106.4a."""
     b = steps_of(library.reader, "106.4b")
-    split = b["en-2018-07-13"]
+    split = b["en-2018-04-27"]
     assert (split.change, split.previous, split.split_from) == (
         "split",
-        ("en-2017-09-25", "106.4a"),
+        ("en-2018-01-19", "106.4a"),
         ("106.4a",),
     )
-    assert b["en-2017-09-25"].number == "106.4a"  # followed back through the rule it left
-    a = steps_of(library.reader, "106.4a")["en-2018-07-13"]
+    assert b["en-2018-01-19"].number == "106.4a"  # followed back through the rule it left
+    a = steps_of(library.reader, "106.4a")["en-2018-04-27"]
     assert (a.number, a.change, a.split_into) == ("106.4a", "changed", ("106.4a", "106.4b"))
     assert a.noteworthy
-    assert "2018-07-13  en-2018-07-13         106.4b  split from 106.4a (+23 −0)" in (
+    assert "2018-04-27  en-2018-04-27         106.4b  split from 106.4a (+23 −0)" in (
         run("history", "106.4b").output.splitlines()
     )
-    assert "2018-07-13  en-2018-07-13         106.4a  106.4a split into 106.4a and 106.4b" in (
+    assert "2018-04-27  en-2018-04-27         106.4a  106.4a split into 106.4a and 106.4b" in (
         run("history", "106.4a").output
     )
     data = json.loads(run("history", "106.4b", "--json").output)["steps"]
-    [step] = [d for d in data if d["edition"] == "en-2018-07-13"]
+    [step] = [d for d in data if d["edition"] == "en-2018-04-27"]
     assert (step["split_from"], step["split_into"]) == (["106.4a"], ["106.4a", "106.4b"])
 
 
@@ -109,7 +110,7 @@ def told(step) -> set:
 
 def test_history_of_a_rule_tells_its_subrules(library):
     steps = steps_of(library.reader, "702.19")
-    assert told(steps["en-2018-07-13"]) == {("changed", "702.19b", "702.19b")}
+    assert told(steps["en-2018-04-27"]) == {("changed", "702.19b", "702.19b")}
     assert told(steps["en-2021-06-09"]) == {
         ("added", None, "702.19c"),
         ("changed", "702.19c", "702.19d"),
@@ -146,7 +147,7 @@ def test_history_of_a_rule_tells_its_subrules(library):
     ]
     assert {s.change for s in since if s.main} == {"moved", "unchanged"}
     assert [s.edition for s in since if s.main and s.subrules] == [
-        "en-2018-07-13",
+        "en-2018-04-27",
         "en-2020-04-17",
         "en-2021-06-09",
         "en-2023-04-14",
@@ -160,7 +161,7 @@ def test_history_of_a_rule_shows_its_subrules():
         "2021-06-18  en-2021-06-09         702.19  subrules changed: 702.19c→702.19d, "
         "702.19d→702.19f, 702.19e→702.19g; added: 702.19c, 702.19e"
     ) in lines
-    assert "2018-07-13  en-2018-07-13         702.19  subrules changed: 702.19b" in lines
+    assert "2018-04-27  en-2018-04-27         702.19  subrules changed: 702.19b" in lines
     assert "2009-07-11  en-2009-07-11         702.17  renumbered from 502.9" in lines
     assert (
         "    subrules changed: 702.17a; added: 702.17d; merged: 702.17b; renumbered: 502.9f→702.17e"
@@ -170,7 +171,7 @@ def test_history_of_a_rule_shows_its_subrules():
     assert "    … its words and its subrules unchanged in 21 editions" in lines
     assert lines[-1] == "2026-08-07  en-2026-08-07         702.19  in force"
     data = json.loads(run("history", "702.19", "--json").output)["steps"]
-    [step] = [d for d in data if d["edition"] == "en-2018-07-13"]
+    [step] = [d for d in data if d["edition"] == "en-2018-04-27"]
     assert step["change"] == "unchanged"
     assert step["subrules"] == [
         {"change": "changed", "number": "702.19b", "previous": "702.19b", "moved": False}
@@ -182,3 +183,31 @@ def test_history_of_a_section_tells_its_rules(library):
     april = told(steps["en-2010-04-23"])
     assert ("added", None, "702.83") in april and ("changed", "702.82a", "702.82a") in april
     assert "rules changed: 702.82a; added: 702.83, 702.83a" in run("history", "702").output
+
+
+def test_history_says_where_an_edition_is_missing():
+    """Emerge came with Oath of the Gatewatch (January 2016), an edition no copy of was found:
+    it first appears in the library's July 2016 edition, which says so (issue 46)."""
+    first = run("history", "702.119").output.splitlines()[0]
+    assert first == (
+        "2016-07-22  en-2016-07-22         702.118  first appears in the library's edition of "
+        "this date (missing before it: en-2016-01-22, en-2016-04-08)"
+    )
+    data = json.loads(run("history", "702.119", "--json").output)["steps"]
+    assert data[0]["missing_before"] == ["en-2016-01-22", "en-2016-04-08"]
+    # ascend (Rivals of Ixalan, January 2018): in the recovered edition of its date
+    assert run("history", "702.131a").output.startswith(
+        "2018-01-19  en-2018-01-19         702.130a  first appears\n"
+    )
+
+
+def test_an_encoding_slip_is_typography_not_a_change():
+    """en-2008-05-01's file has "?" for every mark outside ASCII ("can?t"): its 502.9b is not
+    changed, nor is the next edition's (issue 46: two false changes)."""
+    steps = {
+        s["edition"]: s for s in json.loads(run("history", "702.19b", "--json").output)["steps"]
+    }
+    for edition in ("en-2008-05-01", "en-2008-07-15"):
+        assert steps[edition]["change"] == "changed" and steps[edition]["typography"], edition
+    lines = run("history", "702.19b").output
+    assert "en-2008-05-01" not in lines and "en-2008-07-15" not in lines

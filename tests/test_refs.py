@@ -111,7 +111,7 @@ def test_resolver():
 # and 700; the 2010 page holds section 702 only; the Polish layer cites nothing.
 # References that name no entry of their own edition, as Wizards (or the source) printed them:
 # 2005's 421.4 cites 102.6, which it lacks; 2009-07-11 cites 602.1i and 405.3c; 2016-2017 cite
-# 903.11a before it existed; from 2023-11-17 to 2026-02-27 the glossary's "Map" cites 110.10;
+# 903.11a before it existed (to June 2018); from 2023-11-17 to 2026-02-27 the glossary's "Map" cites 110.10;
 # the Russian translation misnumbers a few; the partial 2024 JSON and 2010 page lack the rest.
 UNRESOLVED = {
     "en-2005-08-01": 1,
@@ -131,6 +131,9 @@ UNRESOLVED = {
             "2017-07-07",
             "2017-08-25",
             "2017-09-25",
+            "2018-01-19",  # (the recovered editions of 2018: as their neighbours)
+            "2018-04-27",
+            "2018-06-08",
         )
     },
     **{

@@ -235,8 +235,10 @@ def test_fused_list_heading_is_split(mtr):
 def test_rules_enforcement_levels_repaired(mtr):
     text = _entries(mtr)["1.12"].text
     lines = text.split("\n")
-    # "Regular Regular tournaments": the run-in heading dropped
-    assert any(line.startswith("Regular tournaments are focused on fun") for line in lines)
+    # "Regular Regular tournaments": the run-in heading on its own line, as the others (issue
+    # 46: it was dropped, and diff reported it removed)
+    at = lines.index("Regular")
+    assert lines[at + 1].startswith("Regular tournaments are focused on fun")
     assert "Regular Regular" not in text
     # "...rules-documents. Professional" + "Professional level...": the heading on its own line
     assert lines[lines.index("Professional") + 1].startswith("Professional level tournaments")
@@ -244,7 +246,7 @@ def test_rules_enforcement_levels_repaired(mtr):
     # "located athttps://"
     assert "athttps" not in text and text.count("located at https://wpn.wizards.com") == 3
     notes = [n for n in mtr.notes if n.startswith("MTR 1.12:")]
-    assert any("'Regular'" in n and "run into its text" in n for n in notes)
+    assert any("'Regular'" in n and "from the text it ran into" in n for n in notes)
     assert any("'Professional'" in n for n in notes)
 
 
@@ -265,8 +267,8 @@ def test_appendix_text_loses_its_repeated_heading(mtr, ipg):
                     for n in edition.notes
                 )
     assert _entries(mtr)["C"].text.startswith("Match Points Players earn 3 match points")
-    assert _entries(ipg)["A"].text.startswith(
-        "Infraction Penalty\nGame Play Errors Missed Trigger None"
+    assert _entries(ipg)["A"].text.startswith(  # (a table: test_the_penalty_quick_reference...)
+        "Infraction | Penalty\nGame Play Errors\nMissed Trigger | None"
     )
 
 
@@ -385,15 +387,20 @@ def test_general_philosophy(ipg):
     definitions = infractions["1.1"]
     assert definitions.title == "DEFINITION OF PENALTIES"
     lines = definitions.text.split("\n")
-    assert lines[0].startswith("Warnings are used in situations of incorrect play")
-    assert lines[1] == "Game Loss"
-    assert (
+    # each penalty's heading on a line of its own, as the PDF prints them (issue 46: three of
+    # the four were dropped, and diff against the 2020 PDF's reported them removed)
+    assert lines[0] == "Warning"
+    assert lines[1].startswith("Warnings are used in situations of incorrect play")
+    assert lines[2] == "Game Loss"
+    at = lines.index("Match Loss")
+    assert lines[at + 1] == (
         "A Match Loss is a severe penalty that is usually issued when the match itself has been compromised."
-        in lines
     )
-    assert any(line.startswith("A Disqualification is issued for activity") for line in lines)
+    assert lines[lines.index("Disqualification") + 1].startswith(
+        "A Disqualification is issued for activity"
+    )
     assert (
-        "IPG 1.1: dropped the heading 'Warning' run into its text ('Warning Warnings are used in situations of incorre…')"
+        "IPG 1.1: split the heading 'Warning' from the text it ran into ('Warning Warnings are used in situations of incorre…')"
         in ipg.notes
     )
     assert (
@@ -727,3 +734,42 @@ def test_titles_never_keep_their_penalty(infractions):
         r = found[f"2.{i}"]
         assert r.title == f"Game Play Error — {' '.join(words)}"
         assert r.parts == (("penalty", penalty),)
+
+
+def test_the_penalty_quick_reference_is_a_table(ipg):
+    """IPG appendix A was one run of words ("Mulligan Procedure Error Warning Game Rule
+    Violation Warning"): it is a table, a row per infraction, "infraction | penalty", under
+    its category (issue 46); the 2020 edition's official PDF, read by another parser, has the
+    same rows."""
+    from crlookup.sources import tournament_pdf
+
+    table = _entries(ipg)["A"].text.split("\n")
+    assert table[:3] == ["Infraction | Penalty", "Game Play Errors", "Missed Trigger | None"]
+    rows = dict(line.split(" | ") for line in table if " | " in line)
+    assert len(rows) == 24  # the header and 23 infractions
+    assert rows["Mulligan Procedure Error"] == "Warning"
+    assert rows["Game Rule Violation"] == "Warning"
+    assert rows["Unsporting Conduct — Major"] == "Match Loss"
+    assert rows["Cheating"] == "Disqualification"
+    assert (
+        "IPG A: the table the conversion ran together read as 23 rows of infraction and penalty"
+        in (ipg.notes)
+    )
+    path = DATA / "tournament" / "ipg-2020-04-17" / "mtg_ipg_17apr20_en_0.pdf"
+    [pdf] = tournament_pdf.read(path, path.read_bytes())
+    [official] = [r for r in pdf.rules if r.number == "A"]
+    assert official.text.split("\n") == table
+
+
+def test_the_rules_enforcement_levels_of_programs_are_a_table(mtr):
+    """MTR appendix F's chart was one run of words ("Program Rules Enforcement Level Eternal
+    Weekend Competitive Friday Night Magic Regular ..."): "program | level" rows (issue 46)."""
+    lines = _entries(mtr)["F"].text.split("\n")
+    at = lines.index("Program | Rules Enforcement Level")
+    rows = dict(line.split(" | ") for line in lines[at + 1 :] if " | " in line)
+    assert len(rows) == 14
+    assert rows["Friday Night Magic"] == "Regular"
+    assert rows["Game Day"] == "Regular (Competitive recommended)"
+    assert rows["Regional Championship Qualifiers"] == "Competitive"
+    assert rows["Spotlight Series – Day 2"] == "Professional"
+    assert lines[at - 1].startswith("The following chart indicates")

@@ -81,8 +81,14 @@ def test_annotations_only_on_request():
     asked = run("rule", "MTR 3.1", "--edition", "mtr-2026-02-27", "--annotations", "--json")
     notes = json.loads(asked.output)["annotations"]
     assert notes and all(note not in plain["text"] for note in notes)
-    assert "Annotation:" in run("rule", "MTR 3.1", "--annotations").output
-    assert "Annotation:" not in run("rule", "MTR 3.1").output
+    # the annotators' words, said to be theirs and when (issue 46: MTR 2.5's note states a
+    # penalty the IPG in force contradicts)
+    said = "Annotation (judges' commentary, not Wizards' text; as of 2026-02-27):"
+    assert said in run("rule", "MTR 3.1", "--annotations").output
+    assert "Annotation" not in run("rule", "MTR 3.1").output
+    assert json.loads(asked.output)["annotations_are"] == (
+        "judges' commentary, not Wizards' text; as of 2026-02-27"
+    )
 
 
 def test_a_jar_case_by_its_id_or_words():
@@ -115,6 +121,52 @@ def test_cross_references_between_documents(library):
     assert "MTR 2.3" in citing
     assert any(c["edition"].startswith("mtr-") for c in cr["cited_by"] if c["number"] == "MTR 2.3")
     assert "MTR 2.3" in json.loads(run("rule", "103.4", "--json").output)["cited_by"]
+
+
+@pytest.mark.parametrize("edition", ["ipg-2020-04-17", "ipg-2024-09-23"])
+def test_a_section_of_the_other_document_is_that_documents(edition):
+    """ "…section 4 of the Magic Tournament Rules" is MTR 4, not IPG 4 (issue 46: IPG 3.7 went
+    to Unsporting Conduct, and IPG 4.4 cited an IPG 5.2 that does not exist)."""
+    assert run("rule", "IPG 3.7", "--edition", edition).output.splitlines()[-1] == "Cites: MTR 4"
+    assert run("rule", "IPG 4.4", "--edition", edition).output.splitlines()[-1] == (
+        "Cites: MTR 5.2"
+    )
+    cites = json.loads(run("refs", "IPG 3.7", "--edition", edition, "--json").output)["cites"]
+    assert [(c["number"], c["edition"][:4]) for c in cites] == [("MTR 4", "mtr-")]
+
+
+@pytest.mark.parametrize("appendix", ["A", "B"])
+def test_an_appendix_the_newest_has_as_a_title_only_comes_from_the_edition_with_its_text(
+    appendix,
+):
+    """The annotated MTR of 2026 has appendices A and B in Chinese only: the English comes from
+    mtr-2025-11-10, and says so (issue 46: an empty entry)."""
+    found = run("rule", f"MTR {appendix}")
+    assert found.output.startswith("mtr-2025-11-10\n") and len(found.output.splitlines()) > 3
+    assert f"MTR appendix {appendix}: from mtr-2025-11-10 (mtr-2026-02-27 has its title only)" in (
+        found.error
+    )
+
+
+def test_the_annotated_mtr_cites_the_appendices_it_lacks_in_the_edition_that_has_them():
+    unresolved = json.loads(run("editions", "--unresolved", "mtr-2026-02-27", "--json").output)
+    assert not [u for u in unresolved if u["ref"].startswith(("appendix", "Appendix"))]
+
+
+def test_run_in_headings_are_kept_so_diff_reports_no_false_removal():
+    """IPG 2024 1.1's "Warning", "Match Loss" and "Disqualification" were dropped (issue 46):
+    diff against the 2020 PDF, which prints them, reported them removed."""
+    found = json.loads(
+        run("diff", "ipg-2020-04-17", "ipg-2024-09-23", "--section", "1", "--json").output
+    )
+    [general] = [c for c in found["changes"] if (c["new"] or c["old"])["number"] == "1.1"]
+    headings = {"Warning", "Game Loss", "Match Loss", "Disqualification"}
+    removed = [t.strip() for op, t in general["diff"] if op == "-"]
+    assert removed and not headings & set(removed), removed
+    lines = json.loads(run("rule", "IPG 1.1", "--json").output)["text"].split("\n")
+    assert {"Warning", "Game Loss", "Match Loss", "Disqualification"} <= set(lines)
+    regular = json.loads(run("rule", "MTR 1.12", "--edition", "mtr-2025-11-10", "--json").output)
+    assert {"Regular", "Competitive", "Professional"} <= set(regular["text"].split("\n"))
 
 
 def test_diff_between_ipg_editions():

@@ -254,7 +254,8 @@ def units(files: list[SourceFile]) -> list[Unit]:
 
 def apply_options(edition: Edition, options: dict) -> Edition:
     """A user's --id/--lang/--date for an ingested edition; `ids` renames editions of a
-    shipped source whose ids another source already has."""
+    shipped source whose ids another source already has; `notes` go first among the edition's
+    notes (a recovered edition's provenance: "reconstructed: ...")."""
     from datetime import date
 
     from crlookup.core.model import check_given
@@ -269,6 +270,8 @@ def apply_options(edition: Edition, options: dict) -> Edition:
         changes["date"] = date.fromisoformat(options["date"])
     if options.get("id"):
         changes["given_id"] = options["id"]
+    if options.get("notes"):  # where a shipped file came from (a recovered edition's)
+        changes["notes"] = (*options["notes"], *edition.notes)
     edition = edition._replace(**changes)
     renamed = (options.get("ids") or {}).get(edition.id)
     return edition._replace(given_id=renamed) if renamed else edition

@@ -87,6 +87,21 @@ def plain_marks(text: str) -> str:
     return text
 
 
+# an encoding slip: every character outside ASCII saved as "?" (en-2008-05-01: "can?t",
+# "?Draw Step?", "Magic? player"); compared, each of these marks is any other of them
+_SLIPPED = re.compile(r"[?'\"®™©-]")
+
+
+def slips_folded(text: str, other: str) -> str:
+    """`plain_marks`'s text with quotes, dashes and symbols as "?", the mark an encoding slip
+    leaves for them, where it or the text it is compared with (`other`) has one: a change that
+    is only such a repair compares as typography."""
+    return _SLIPPED.sub("?", text) if _SLIP.search(text) or _SLIP.search(other) else text
+
+
+_SLIP = re.compile(r"[A-Za-z]\?[A-Za-z]|\?[A-Za-z][^?]*\?")  # "can?t", "?Draw Step?"
+
+
 def comparable(rule: Rule) -> str:
     """The text as compared: folded, typographic marks plain, reference numbers blanked."""
     parts = [f"{name}: {text}" for name, text in rule.parts]
@@ -103,14 +118,21 @@ def _plain(rule: Rule) -> str:
     return fold(plain_marks(full_text(rule)))
 
 
+def _typography_only(a: Rule, b: Rule) -> bool:
+    """Whether two entries differ only in typography (and the "?" an encoding slip left for
+    it)."""
+    plain_a, plain_b = _plain(a), _plain(b)
+    return plain_a == plain_b or slips_folded(plain_a, plain_b) == slips_folded(plain_b, plain_a)
+
+
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     """(op, text) runs: "=" kept, "-" removed, "+" inserted, word by word (a Chinese
     character is a word: crlookup.core.chinese.words)."""
     a, b = words(old), words(new)
     # words are compared with typography folded ("owner's" is "owner’s"); shown as written
     # (each mark folds to one other non-space character, so the words stay where they were)
-    plain_a = words(plain_marks(old))
-    plain_b = words(plain_marks(new))
+    marks_a, marks_b = plain_marks(old), plain_marks(new)
+    plain_a, plain_b = words(slips_folded(marks_a, marks_b)), words(slips_folded(marks_b, marks_a))
     out: list[tuple[str, str]] = []
     matcher = difflib.SequenceMatcher(None, plain_a, plain_b, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -274,7 +296,7 @@ def align(old: list[Rule], new: list[Rule], keywords: set[str] | None = None) ->
             same_text = _same(r, new_by[b])
             s = 100.0 if same_text else sim(a, b)
             kind = "unchanged" if a == b and same_text else "changed" if a == b else "moved"
-            typography = not same_text and _plain(r) == _plain(new_by[b])
+            typography = not same_text and _typography_only(r, new_by[b])
             refs_only = not same_text and not typography and text_a[a] == text_b[b]
             added, removed = (0, 0) if same_text or typography else _counts(r, new_by[b])
             matches.append(Match(kind, a, b, round(s, 1), added, removed, refs_only, typography))

@@ -173,8 +173,14 @@ def sort_strings(edition: Edition) -> dict[str, str]:
 
 _CR_NUM = r"\d{3}(?:\.\d+[a-z]*)?(?!\w|\.\d)"
 _DOC_NUM = r"\d{1,2}(?:\.\d{1,2})?(?!\d)"
+_NAMED = (  # a document by its name: "section 4 of the Magic Tournament Rules"
+    r"Magic\s+Tournament\s+Rules|Tournament\s+Rules|MTR|Infraction\s+Procedure\s+Guide|IPG"
+    r"|Judging\s+at\s+Regular\s+REL|JAR"
+)
 _OTHER = (
-    rf"\b(?P<doc>MTR|IPG|JAR)\s+(?:section\s+|appendix\s+)?(?P<num>{_DOC_NUM}|[A-H]\b)"
+    rf"\b(?:[Ss]ections?\s+(?P<of_num>{_DOC_NUM})|[Aa]ppendix\s+(?P<of_app>[A-H]))"
+    rf"\s+of\s+(?:the\s+)?(?P<of_doc>{_NAMED})\b"
+    rf"|\b(?P<doc>MTR|IPG|JAR)\s+(?:section\s+|appendix\s+)?(?P<num>{_DOC_NUM}|[A-H]\b)"
     rf"|\b(?:CR|Comprehensive\s+Rules?)\s+(?:rule\s+)?(?P<cr>{_CR_NUM})"
     rf"|\b[Rr]ules?\s+(?P<rule>{_CR_NUM})"
     rf"|\b[Ss]ections?\s+(?P<own>{_DOC_NUM})"
@@ -183,15 +189,24 @@ _OTHER = (
 )  # compiled where it is used (re keeps it): a lookup never needs it
 
 
+_BY_NAME = {
+    "magic tournament rules": "mtr",
+    "tournament rules": "mtr",
+    "infraction procedure guide": "ipg",
+    "judging at regular rel": "jar",
+}
+
+
 def find(text: str, document: str) -> list[Reference]:
     """The references in a tournament document's text: targets are this document's numbers, or
     another document's with its prefix ("CR 603.3b")."""
     out = []
     for m in re.finditer(_OTHER, text):
         whole = m.group().strip()
-        if m.group("doc"):
-            doc = m.group("doc").lower()
-            n = number(m.group("num"))
+        if m.group("doc") or m.group("of_doc"):
+            named = m.group("doc") or m.group("of_doc")
+            doc = _BY_NAME.get(" ".join(named.lower().split()), named.lower())
+            n = number(m.group("num") or m.group("of_num") or m.group("of_app"))
             target = n if doc == document else f"{PREFIX[doc]} {n}"
         elif m.group("cr") or m.group("rule") or m.group("bare"):
             raw = m.group("cr") or m.group("rule") or m.group("bare")
@@ -217,6 +232,11 @@ def link(edition: Edition) -> Edition:
                 if ref.first == r.number or any(f.first == ref.first for f in found):
                     continue
                 own = " " not in ref.first
+                if own and ref.first not in have and edition.partial:
+                    # a partial edition's reference to what it lacks (the annotated MTR's
+                    # appendices C-F): the document's, found in the edition that has it
+                    ref = ref._replace(first=f"{PREFIX[edition.document]} {ref.first}")
+                    own = False
                 resolved = (ref.first,) if (ref.first in have or not own) else ()
                 found.append(ref._replace(targets=resolved))
         rules.append(r._replace(refs=tuple(found)))

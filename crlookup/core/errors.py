@@ -28,9 +28,10 @@ class NotFound(CrlookupError, LookupError):
 
     exit_code = NOT_FOUND
 
-    def __init__(self, message: str, suggestions: list[str] | None = None):
+    def __init__(self, message: str, suggestions: list[str] | None = None, told: bool = False):
         super().__init__(message)
         self.suggestions = suggestions or []
+        self.told = told  # the message names the suggestions already ("the same rule there")
 
 
 class EditionsPending(NotFound):

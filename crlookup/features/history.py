@@ -55,6 +55,9 @@ class Step(NamedTuple):
     split_from: tuple[str, ...] = ()  # the entry of the edition before it was split from
     split_into: tuple[str, ...] = ()  # what its predecessor was split into (it among them)
     subrules: tuple[SubruleChange, ...] = ()  # its subrules' changes (a section's: its rules')
+    # official editions missing from the library between the step before and this one (its
+    # change may have come in one of them: "first appears in the library's edition of ...")
+    missing_before: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -75,6 +78,7 @@ class Step(NamedTuple):
             "split_from": list(self.split_from) or None,
             "split_into": list(self.split_into) or None,
             "subrules": [c.to_dict() for c in self.subrules] or None,
+            "missing_before": list(self.missing_before) or None,
         }
 
     @property
@@ -109,7 +113,47 @@ class History:
 def history(lib: Library, number: str, edition: str | None = None) -> History:
     """The timeline of rule `number` of `edition` (by default the newest English one)."""
     edition, rule = lib.entry(number, edition)
-    return History(edition, rule, tuple(timeline(lib, edition, rule.number)))
+    steps = timeline(lib, edition, rule.number)
+    return History(edition, rule, tuple(_after_gaps(lib, lib.edition(edition).lang, steps)))
+
+
+def same_rule(lib: Library, number: str, edition: str) -> Rule | None:
+    """The entry of `edition` that is the rule `number` of another edition of its language
+    (the newest that has that number), followed through the renumberings: 702.19 is 502.9 in
+    en-2004-10-01, 502.9b is 702.19b now; None if it cannot be followed there."""
+    info = lib.edition(edition)
+    if info.document != "cr":
+        return None
+    links = Links(lib, info.lang)
+    has = next(
+        (e.id for e in reversed(lib.editions()) if e.lang == info.lang and e.id != edition
+         and lib.get(e.id, number) is not None),
+        None,
+    )  # fmt: skip
+    if has is None:
+        return None
+    there = links.numbers(has, number).get(edition)
+    return lib.get(edition, there) if there else None
+
+
+def _after_gaps(lib: Library, lang: str, steps: list[Step]) -> list[Step]:
+    """Each change on the main line marked with the official editions missing from the
+    library since the step before (the change may be theirs)."""
+    from datetime import date
+
+    out, before = [], None
+    for s in steps:
+        if s.main and s.date:
+            day = date.fromisoformat(s.date)
+            if before is None:  # its first: the library's edition before it, if any
+                earlier = [e.date for e in lib.editions() if e.lang == lang and e.date < day]
+                before = max(earlier, default=None)
+            if before is not None and s.change != "unchanged" and s.change != "absent":
+                gap = tuple(e for e, _name in lib.missing_between(lang, before, day))
+                s = s._replace(missing_before=gap) if gap else s
+            before = day
+        out.append(s)
+    return out
 
 
 def timeline(lib: Library, edition: str, number: str) -> list[Step]:

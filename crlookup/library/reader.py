@@ -11,6 +11,7 @@ says why there are none. Nothing here writes the database.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -92,6 +93,14 @@ class EditionInfo(NamedTuple):
             return None
         return OFFICIAL_PAGES.get(self.document)
 
+    @property
+    def provenance(self) -> str:
+        """ "recovered" (a copy of Wizards' file found elsewhere: the archive lacks it),
+        "reconstructed" (no copy: rebuilt from its neighbours; recovered/NOTES.md says how), or
+        "" (as published); from the notes the manifest gives the edition first."""
+        first = self.notes[0] if self.notes else ""
+        return next((p for p in ("reconstructed", "recovered") if first.startswith(p + ":")), "")
+
     def to_dict(self) -> dict:
         return {
             "id": self.id,
@@ -102,6 +111,7 @@ class EditionInfo(NamedTuple):
             "source": self.source,
             "format": self.format,
             "official": self.official,
+            "provenance": self.provenance or None,
             "origin": self.origin,
             "partial": self.partial,
             "counts": self.counts,
@@ -188,6 +198,9 @@ class RuleLookup(NamedTuple):
             data["citation"] = self.citation.to_dict()
         if self.annotations:
             data["annotations"] = list(self.rule.annotations)
+            data["annotations_are"] = (  # the annotators' words, not Wizards'
+                f"judges' commentary, not Wizards' text; as of {self.edition[-10:]}"
+            )
             for child, r in zip(data["children"], self.below):
                 child["annotations"] = list(r.annotations)
         return data
@@ -226,6 +239,30 @@ class Library:
         # why this library is used although its sources changed (it could not be rebuilt: a
         # read-only home, a full disk), or None
         self.stale: str | None = None
+        # what its user should be told of an answer, once (`told`): a date whose edition is
+        # missing from the library, answered from the one before
+        self._tell: list[str] = []
+
+    def told(self) -> list[str]:
+        """The lines to tell the user of the answers read so far (each once), on stderr."""
+        out, self._tell[:] = list(dict.fromkeys(self._tell)), []
+        return out
+
+    def missing_between(self, lang: str, after: date, until: date) -> list[tuple[str, str]]:
+        """The official editions of `lang` known to be missing from the library (no copy of
+        them was found: data/manifest.json's "missing") that took effect after `after` and on
+        or before `until`, with their set's name: (id, name), oldest first; none that the
+        library has (one the user ingested)."""
+        have = {e.id for e in self.editions()} if self._editions is not None else None
+        out = []
+        for edition_id, name in missing_editions():
+            day = date.fromisoformat(edition_id[-10:])
+            if edition_id.startswith(lang + "-") and after < day <= until:
+                if have is None:
+                    have = {e.id for e in self.editions()}
+                if edition_id not in have:
+                    out.append((edition_id, name))
+        return out
 
     def close(self) -> None:
         self.db.close()
@@ -454,7 +491,16 @@ class Library:
                 ).format(name=name, date=day.isoformat(), first=line[0].date.isoformat()),
                 [line[0].id],
             )
-        return in_force[-1]
+        found = in_force[-1]
+        gap = self.missing_between(lang, found.date, day) if document == "cr" else []
+        if gap:  # (the edition in force that day is one no copy of was found)
+            self._tell.append(
+                _(
+                    "the edition in force on {date} ({missing}, {name}) is not in the library; "
+                    "answering from {edition}"
+                ).format(date=wanted, missing=gap[-1][0], name=gap[-1][1], edition=found.id)
+            )
+        return found
 
     def _still_to_come(self, lang: str, day: date) -> bool:
         """Whether the edition of `lang` in force on `day` may be one still to be added: the
@@ -523,16 +569,39 @@ class Library:
         if info is not None and info.document != "cr":
             if edition:
                 return info.id, self._document_entry(info.id, rest)
-            # the newest edition that has it: the newest may be partial (the annotated MTR)
+            # the newest edition that has its text: the newest may be partial (the annotated
+            # MTR, whose appendices A and B are titles only in English)
+            passed = []
             for other in reversed(self.editions(info.document)):
                 if other.lang == info.lang and other.id != info.id:
                     with contextlib.suppress(NotFound):
-                        return other.id, self._document_entry(other.id, rest)
+                        entry = self._document_entry(other.id, rest)
+                        if entry.text or self.children(other.id, entry.number):
+                            return other.id, entry
+                        passed.append(other.id)
                 if other.id == info.id:  # the newest complete one: the older ones come after
                     break
-            return info.id, self._document_entry(info.id, rest)
+            entry = self._document_entry(info.id, rest)
+            for newer in passed:
+                self._tell.append(
+                    _("{number}: from {edition} ({newer} has its title only)").format(
+                        number=documents.label(info.document, entry.number),
+                        edition=info.id,
+                        newer=newer,
+                    )
+                )
+            return info.id, entry
         wanted = str(numbers.parse(rest))
-        found_in = info.id if info is not None else self.edition(edition, lang=lang).id
+        if info is None:
+            info = self.edition(edition, lang=lang)
+        found_in = info.id
+        if info.provenance == "reconstructed":
+            self._tell.append(
+                _(
+                    "{edition} is reconstructed, not a copy of Wizards' file: its notes say how "
+                    "(crlookup editions --json)"
+                ).format(edition=found_in)
+            )
         found = self.get(found_in, wanted)
         if found is None:
             raise NotFound(
@@ -904,6 +973,20 @@ _ALIAS = re.compile(
     r"^(?:(?P<prefix>(?:cr|mtr|ipg|jar|[a-z]{2})(?:-[a-z]{2})?)-)?"
     r"(?P<alias>latest|newest|current|previous|\d{4}-\d{2}-\d{2})$"
 )
+
+
+@functools.cache
+def missing_editions() -> tuple[tuple[str, str], ...]:
+    """The official editions no copy of was found, with their set's name (data/manifest.json's
+    "missing": recovered/NOTES.md says where they were looked for), oldest first."""
+    from crlookup.core.paths import package_data
+
+    try:
+        with open(os.path.join(package_data(), "manifest.json"), encoding="utf-8") as f:
+            listed = json.load(f).get("missing", {}).get("editions", {})
+    except (OSError, ValueError, AttributeError):
+        return ()
+    return tuple(sorted(listed.items(), key=lambda item: item[0][-10:]))
 
 
 def _closest_editions(wanted: str, editions: list[EditionInfo]) -> list[str]:

@@ -8,7 +8,8 @@ in the same layout (cr-zh-archive.tar.xz: the Chinese editions; its term list
 `en-YYYY-MM-DD` (or `zh-YYYY-MM-DD`) after its name: the archive names editions by the date Wizards filed them under, which is sometimes a
 few days from the date the text states ("effective as of July 30, 2024" in 2024-08-02's
 file). The edition's date stays the stated one, so editions sort by when they took effect, and
-the difference is noted.
+the difference is noted. A member whose text states a date far from its name's (more than
+MISFILED days) is another edition's file: it is named after the date it states, and noted.
 
 Contract: every member whose name fits is one edition; a member of any other name (another
 file, a folder, a path such as "../x") is skipped and named in the first edition's notes; a
@@ -28,6 +29,10 @@ from crlookup.sources import text
 # "MagicCompRules-2026-04-17.txt" (English), "MagicCompRules-zh-2026-04-17.txt" (a translation)
 MEMBER = re.compile(r"^MagicCompRules-(?:([a-z]{2})-)?(\d{4})-(\d{2})-(\d{2})\.txt$")
 _XZ = b"\xfd7zXZ\x00"
+# days between a member's name and the date its text states beyond which the member is another
+# edition's file (MagicCompRules-2006-06-01.txt states June 1, 2004 and is the Fifth Dawn
+# edition: sunburst, no bushido); a filing date is within 11 days of the stated one
+MISFILED = 60
 MAX_MEMBER = 20_000_000  # bytes: a CR text file is under 1 MB; anything far larger is not one
 
 
@@ -94,6 +99,13 @@ def read_member(archive: str, name: str, data: bytes) -> Edition:
             f"the rules in {edition.lang}",
         )
     notes = list(edition.notes)
+    if abs((edition.date - filed).days) > MISFILED:  # another edition's file, under this name
+        notes.append(
+            f"misfiled: the archive names it {filed.isoformat()}, but the text states "
+            f"{edition.date.isoformat()} (twice, with the sets and copyright of that year): it is "
+            f"that edition, and is named after it"
+        )
+        return edition._replace(notes=tuple(notes))
     if edition.date != filed:
         notes.append(
             f"filed as {filed.isoformat()}; the text states it takes effect {edition.date.isoformat()}"

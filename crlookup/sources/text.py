@@ -72,11 +72,14 @@ class Layout(NamedTuple):
     glossary: str  # the heading of the glossary
     credits: str  # the heading of the credits
     example_slips: tuple[str, ...] = ()  # an example's start as misprinted (read, and noted)
+    # headings after the glossary, before the credits, of what is no glossary (the Chinese
+    # translators' list of provisional names, "暂译名称列表", in 2022-06-10: skipped, noted)
+    not_glossary: tuple[str, ...] = ()
 
 
 LAYOUTS = (
     Layout("en", "Comprehensive Rules", EXAMPLE, "Glossary", "Credits"),
-    Layout("zh", "万智牌完整规则", "例如：", "词汇表", "版权信息", ("例如，",)),
+    Layout("zh", "万智牌完整规则", "例如：", "词汇表", "版权信息", ("例如，",), ("暂译名称列表",)),
 )
 _HYPHENS = "-‐‑–—"  # a hard-wrapped line that ends in one of these was broken inside a word
 
@@ -143,10 +146,20 @@ def read(path: PurePath, data: bytes) -> list[Edition]:
     entries = []
     if end is not None:
         credits = _find(lines, layout.credits, end + 1)
+        last = len(lines) if credits is None else credits
+        for heading in layout.not_glossary:
+            other = _find(lines, heading, end + 1)
+            if other is not None and other < last:
+                pairs = sum(1 for line in lines[other + 1 : last] if ":" in line)
+                tree.notes.append(
+                    f"line {other + 1}: {heading!r} ends the glossary ({pairs} lines of it, "
+                    "before the credits, are no glossary terms: not read)"
+                )
+                last = other
         glossary_lines = logical_lines(
             lines,
             end + 1,
-            len(lines) if credits is None else credits,
+            last,
             wrapped,
             heads=2,
             example=layout.example,

@@ -29,7 +29,8 @@ below, and recorded in the edition's notes:
   "1. "). A page break can split a paragraph mid-sentence ("has been\\n\\ncompromised."):
   a paragraph that ends without punctuation is joined to a next that starts in lower case.
 - A heading run into its own text, which repeats it: "Warning Warnings are used…", "Match Loss
-  A Match Loss is…", "Regular Regular tournaments…": the run-in heading is dropped.
+  A Match Loss is…", "Regular Regular tournaments…": the run-in heading starts a line of its
+  own, as the PDF prints it ("Game Loss" is one already).
 - A heading fused onto the end of the paragraph or list item before it: "…rules-documents.
   Professional" + "Professional level tournaments…" and "• Modern Eternal Constructed Formats"
   (the item "Modern", then the heading "Eternal Constructed Formats", known as a heading
@@ -46,8 +47,12 @@ below, and recorded in the edition's notes:
   sanctioned"): joined, except before "and"/"or"/"to" ("pre- and post-sideboard"). A URL run
   onto the word before it ("located athttps://…") gets its space back.
 
-Not repaired (no pattern tells them apart): tables flattened into runs of words (MTR appendices
-B, C, E, F; IPG appendix A), lists whose two PDF columns interleave (MTR 6.4, 6.6, 6.7),
+Two tables flattened into runs of words are read back as tables, "cell | cell" rows (as the PDF
+parser joins a table's cells), by their closed vocabulary: the IPG's Penalty Quick Reference
+(appendix A: its entries' titles and categories, and the penalties) and the MTR's chart of the
+Rules Enforcement Level of programs (appendix F: the levels). Not repaired (no pattern tells
+them apart): MTR appendix E's table of rounds (cells wrapped across each other), lists whose
+two PDF columns interleave (MTR 6.4, 6.6, 6.7),
 sentences run into a list item without a full stop, and run-in headings that are not
 repeated ("Match Points Players earn 3 match points…").
 
@@ -313,6 +318,10 @@ class _Reader:
                 "the penalty the title ended with became the part 'penalty'"
             )
         self.notes.extend(self.clean.summary())
+        self.rules = [
+            self.level_table(self.penalty_table(r)) if r.kind == "appendix" else r
+            for r in self.rules
+        ]
         return Edition(
             lang="en",
             date=day,
@@ -322,6 +331,104 @@ class _Reader:
             notes=tuple(self.notes),
             document=self.doc,
         )
+
+    def penalty_table(self, rule: Rule) -> Rule:
+        """The IPG's Penalty Quick Reference, flattened by the conversion into a run of words
+        ("Game Play Errors Missed Trigger None Looking at Extra Cards Warning ..."), as the
+        table it is: a line per category, then a row per infraction, "infraction | penalty" (as
+        crlookup.sources.tournament_pdf joins a table's cells).
+        Read with the edition's own words: its entries' titles (the infractions), their
+        categories and the penalties; left as it was, and noted, if any word is none of them."""
+        if self.doc != "ipg" or "penalty" not in rule.title.lower():
+            return rule
+        titles = [r.title for r in self.rules if r.kind == "rule" and " — " in r.title]
+        categories = {t.split(" — ")[0] for t in titles} | {f"{t.split(' — ')[0]}s" for t in titles}
+        infractions = {t.split(" — ", 1)[1] for t in titles} | set(titles)
+        words = rule.text.replace("\n", " ").split()
+        if words[:2] == ["Infraction", "Penalty"]:
+            words = words[2:]
+        known = [(c, "category") for c in categories] + [(i, "infraction") for i in infractions]
+        known += [(p, "penalty") for p in (*PENALTIES, "None")]  # (the table's "None")
+        known.sort(
+            key=lambda k: -len(k[0].split())
+        )  # the longest first: "Unsporting Conduct — Minor"
+        lines: list[str] = []
+        row = ""
+        at = 0
+        while at < len(words):
+            found = next(
+                ((n, w) for n, w in known if " ".join(words[at : at + len(n.split())]) == n), None
+            )
+            if found is None:
+                self.notes.append(
+                    f"{self.spec.prefix} {rule.number}: not read as a table (no infraction, "
+                    f"category or penalty at {' '.join(words[at : at + 4])!r})"
+                )
+                return rule
+            name, what = found
+            size = len(name.split())
+            if what == "category" and not row:
+                lines.append(name)
+            elif what == "infraction" and not row:
+                row = name
+            elif what == "penalty" and row:
+                lines.append(f"{row}{CELLS}{name}")
+                row = ""
+            else:  # a category or infraction where a penalty was due, or the reverse
+                self.notes.append(
+                    f"{self.spec.prefix} {rule.number}: not read as a table ({what} {name!r} "
+                    "out of place)"
+                )
+                return rule
+            at += size
+        rows = sum(CELLS in line for line in lines)
+        self.notes.append(
+            f"{self.spec.prefix} {rule.number}: the table the conversion ran together read as "
+            f"{rows} rows of infraction and penalty"
+        )
+        return rule._replace(text="\n".join([f"Infraction{CELLS}Penalty", *lines]))
+
+    def level_table(self, rule: Rule) -> Rule:
+        """The MTR's chart of the Rules Enforcement Level of each program, run together by the
+        conversion ("Program Rules Enforcement Level Eternal Weekend Competitive Friday Night
+        Magic Regular ..."), as a table: "program | level" rows. A row ends at a level (the
+        longest that is there: "Regular (Competitive recommended)")."""
+        head = "Program Rules Enforcement Level "
+        paragraphs = rule.text.split("\n")
+        at = next((i for i, p in enumerate(paragraphs) if p.startswith(head)), None)
+        if self.doc != "mtr" or at is None:
+            return rule
+        words = paragraphs[at][len(head) :].split()
+        levels = sorted(LEVELS, key=lambda x: -len(x.split()))
+        rows, program = [], []
+        i = 0
+        while i < len(words):
+            level = next((x for x in levels if " ".join(words[i : i + len(x.split())]) == x), None)
+            if level is None:
+                program.append(words[i])
+                i += 1
+                continue
+            if not program:
+                self.notes.append(
+                    f"{self.spec.prefix} {rule.number}: not read as a table (a level with no "
+                    f"program before it at {' '.join(words[i : i + 4])!r})"
+                )
+                return rule
+            rows.append(f"{' '.join(program)}{CELLS}{level}")
+            program = []
+            i += len(level.split())
+        if program or not rows:
+            self.notes.append(
+                f"{self.spec.prefix} {rule.number}: not read as a table ({' '.join(program)!r} "
+                "has no level)"
+            )
+            return rule
+        self.notes.append(
+            f"{self.spec.prefix} {rule.number}: the chart the conversion ran together read as "
+            f"{len(rows)} rows of program and Rules Enforcement Level"
+        )
+        table = [f"Program{CELLS}Rules Enforcement Level", *rows]
+        return rule._replace(text="\n".join([*paragraphs[:at], *table, *paragraphs[at + 1 :]]))
 
     def stated_date(self, file: _Json, root: dict) -> date | None:
         metadata = root.get("metadata")
@@ -562,6 +669,9 @@ def _run_in_parts(text: str) -> tuple[str, list[tuple[str, str]]]:
 _BLANK = re.compile(r"\n[ \t]*\n")
 _ITEM = re.compile(r"^(?:•|\d{1,2}\.\s+\S)")  # a list item: "• Standard", "1. Match points"
 _END = re.compile(r"[.!?:;][”\"’)\]]*$")  # a line that ends a sentence (not "players’")
+CELLS = " | "  # between a table row's cells, as in crlookup.sources.tournament_pdf
+# the Rules Enforcement Levels, as the MTR's chart of programs names them (appendix F)
+LEVELS = ("Regular (Competitive recommended)", "Regular", "Competitive", "Professional")
 SHORT = 50  # a line this short that ends no sentence is a heading or a date, not a wrap
 _WORD = r"[A-Z][\w’'-]*"  # a capitalised word of a heading
 _HEADING = re.compile(rf"{_WORD}(?: {_WORD}){{1,4}}")  # "Constructed Formats"
@@ -663,9 +773,9 @@ class _Cleaner:
         heading = m.group(1)
         rest = first[len(heading) :].lstrip()
         self.notes.append(
-            f"{label}: dropped the heading {heading!r} run into its text ('{first[:50]}…')"
+            f"{label}: split the heading {heading!r} from the text it ran into ('{first[:50]}…')"
         )
-        return [rest, *block[1:]]
+        return [heading, rest, *block[1:]]
 
     def trailing(self, block: list[str], label: str) -> list[str]:
         last = block[-1]

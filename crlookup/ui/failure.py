@@ -45,7 +45,7 @@ def failed(error: CrlookupError) -> Failed:
             return Failed(f"{command}: {error}", error.exit_code, [])
     if isinstance(error, NotFound):
         message = str(error)
-        if error.suggestions:
+        if error.suggestions and not error.told:
             message += _("; nearest: {numbers}").format(numbers=", ".join(error.suggestions))
         return Failed(message, error.exit_code, list(error.suggestions))
     if isinstance(error, CardsUnavailable):  # the card file was missing or unreadable

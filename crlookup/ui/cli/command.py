@@ -69,6 +69,14 @@ class Command(click.Command):
         except click.UsageError as e:
             raise Failure(f"{name}: {e.format_message()}", BAD_INPUT) from None
 
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        finally:  # what the library has to tell of its answers: one line each, on stderr
+            lib = ctx.find_root().meta.get("library")
+            for line in lib.told() if lib is not None else ():
+                click.echo(line, err=True)
+
     def format_help_text(self, ctx, formatter):
         english, self.help = self.help, _(self.help) if self.help else self.help
         try:

@@ -75,6 +75,10 @@ def editions_table(editions: list[EditionInfo]):
             kind.append(" " + _("(yours)"), "green")
         if e.partial:
             kind.append(" " + _("(partial)"), "yellow")
+        if e.provenance == "reconstructed":
+            kind.append(" " + _("(reconstructed)"), "yellow")
+        elif e.provenance == "recovered":
+            kind.append(" " + _("(recovered)"), STYLES["muted"])
         table.add_row(
             head,
             Text(day, STYLES["muted"] if e.id.endswith(e.date.isoformat()) else "yellow"),

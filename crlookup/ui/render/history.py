@@ -44,6 +44,12 @@ class HistoryView:
             what = _("{number} split into {numbers}").format(
                 number=s.previous[1], numbers=_listed(s.split_into)
             )
+        if s.missing_before and s.change == "added" and i == 0:
+            what = _("first appears in the library's edition of this date")
+        if s.missing_before:  # the change may be one of theirs
+            what += " " + _("(missing before it: {editions})").format(
+                editions=", ".join(s.missing_before)
+            )
         if s.typography:
             what += " " + _("(quotes and spacing only)")
         elif s.refs_only:

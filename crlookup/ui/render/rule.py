@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from crlookup.library.reader import RuleLookup
 
 
+CELLS = " | "  # between a table row's cells (crlookup.sources.tournament_pdf, tournament_json)
+
+
 class RuleView:
     """A rule (or section, or chapter) with the entries below it and its citations."""
 
@@ -88,8 +91,22 @@ class RuleView:
                 indent + 2,
                 width,
             )
-        for paragraph in r.text.split("\n") if r.text else []:
-            lines += hanging(with_refs(paragraph), indent + 2, width)
+        paragraphs = r.text.split("\n") if r.text else []
+        # a table ("infraction | penalty" rows, a header row first: the IPG's penalties, the
+        # MTR's levels of programs), from its first row to its last, in columns
+        rows = [i for i, p in enumerate(paragraphs) if CELLS in p]
+        table = range(rows[0], rows[-1] + 1) if len(rows) > 2 else range(0)
+        cells = max((len(paragraphs[i].split(CELLS)[0]) for i in rows), default=0)
+        for i, paragraph in enumerate(paragraphs):
+            if i in table and CELLS in paragraph:  # a row
+                first, rest = paragraph.split(CELLS, 1)
+                weight = "bold" if i == table.start else ""
+                row = styled((first.ljust(cells + 2), weight), (rest, weight))
+                lines += hanging(row, indent + 4, width)
+            elif i in table:  # a heading among the rows
+                lines += hanging(Text(paragraph, STYLES["muted"]), indent + 2, width)
+            else:
+                lines += hanging(with_refs(paragraph), indent + 2, width)
         for example in r.examples:
             ex = styled((_("Example:") + " ", "bold"), (with_refs(example), ""))
             ex.stylize(STYLES["example"])
@@ -102,10 +119,12 @@ class RuleView:
             for paragraph in text.split("\n"):
                 lines += hanging(with_refs(paragraph), indent + 2, width)
         if self.annotations and r.annotations:
+            # the annotators' words, not Wizards' (a note may contradict the IPG in force)
+            said = _("Annotation (judges' commentary, not Wizards' text; as of {date}): ").format(
+                date=self.edition[-10:]
+            )
             for note in r.annotations:
-                lines += hanging(
-                    styled((_("Annotation: "), "bold"), (note, "")).copy(), indent + 4, width
-                )
+                lines += hanging(styled((said, "bold"), (note, "")).copy(), indent + 4, width)
                 lines[-1].stylize(STYLES["muted"])
         return lines
 
