@@ -152,11 +152,206 @@ def why(result: Fidelity, limit: int = 3) -> str:
     return "; ".join(parts)
 
 
+# --- the tournament documents ----------------------------------------------------------------
+#
+# Each shipped edition of the MTR, the IPG and the JAR is read again, as simply as its format
+# allows and without crlookup/sources: the JSON's fields, the annotated MTR's bold lines under
+# its "===== MTR 3.1 ..." headings (annotations, "++...++", left out), the PDF's text split at
+# its numbered headings (lines that repeat on most pages, the page headers and footers, left
+# out), the JAR's "###" cases. An entry is the same when its words (letters and digits; not
+# punctuation, bullets, dashes or the "|" of a table) are the parser's, as many times each, for
+# the same number (the JAR's cases: the same title); the differences are listed, with the
+# words one side has more of.
+
+TOURNAMENT = ROOT / "data" / "tournament"
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+
+
+def words(*texts: str) -> Counter:
+    return Counter(w.casefold() for t in texts for w in _WORDS.findall(t))
+
+
+def _json_entries(folder: Path) -> dict[str, Counter]:
+    import json
+
+    out: dict[str, Counter] = {}
+    for path in sorted(folder.glob("*_section_*.json")) + sorted(folder.glob("*_appendix_*.json")):
+        root = json.loads(path.read_text(encoding="utf-8"))
+        for entry in root.get("rules") or root.get("infractions") or []:
+            texts = []
+            title, penalty = entry.get("title") or "", entry.get("penalty") or ""
+            if penalty and title.endswith(" " + penalty):  # (the README: the title carries it)
+                entry = {**entry, "title": title[: -len(penalty) - 1]}
+            for key, value in entry.items():
+                if key == "number":
+                    continue
+                for text in value if isinstance(value, list) else [value or ""]:
+                    if not isinstance(text, str):
+                        continue
+                    # the README's traps: an appendix repeats its heading; "Upgrade:" labels;
+                    # a URL run onto the word before it
+                    text = re.sub(r"(?i)^\s*appendix\s+[a-h]\b[^\n]*\n", "", text)
+                    text = re.sub(r"\b(?:Upgrade|Downgrade):", "", text)
+                    texts.append(re.sub(r"(?<=[a-z])(?=https?://)", " ", text))
+            out[str(entry["number"])] = words(*texts)
+    return out
+
+
+_WIKI_HEADING = re.compile(r"^=+\s*MTR\s+([0-9A-Z.]+?)\.?\s+(.*?)\s*=+\s*$")
+
+
+def _wiki_entries(folder: Path) -> dict[str, Counter]:
+    out: dict[str, Counter] = {}
+    for path in sorted(folder.glob("*.md")):
+        number, inside = None, False
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = _WIKI_HEADING.match(line)
+            if m:
+                number = m.group(1)
+                title = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", m.group(2)).strip()
+                out.setdefault(number, Counter()).update(words(title))
+                continue
+            stripped = line.lstrip()
+            opens = stripped.startswith("++")
+            if opens:
+                inside = True
+            if not inside and number is not None:
+                # a list's item, a table's row, a heading within the entry ("=== Regular ===")
+                item = re.match(r"^\s+[*-]\s+(?!\*\*)(.*)$|^[|^](.*)$|^={2,4}\s*(.*?)\s*=+$", line)
+                spans = [next((g for g in item.groups() if g), "")] if item else []
+                for bold in spans + re.findall(r"\*\*(.+?)\*\*", line):
+                    english = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", bold)  # (its Chinese)
+                    linked = re.sub(r"\[\[([^]|]*)\|([^]]*)\]\]", r"\2", english)
+                    out[number].update(words(re.sub(r"\[\[([^]]*)\]\]", r"\1", linked)))
+            if inside and "++" in stripped[2 if opens else 0 :]:  # "…\\ ++\\": it ends
+                inside = False
+    return out
+
+
+_PDF_HEADING = re.compile(r"^(\d{1,2})\.(?:(\d{1,2})\.)?\s+(\S.*)$")
+_PDF_APPENDIX = re.compile(r"^APPENDIX\s+([A-H])\b", re.IGNORECASE)
+
+
+def _pdf_entries(path: Path) -> dict[str, Counter]:
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    pages = [p.get_textpage().get_text_range().replace("\r", "") for p in pdf]
+    seen = Counter(line.strip() for page in pages for line in set(page.splitlines()))
+    furniture = {line for line, n in seen.items() if n >= len(pages) // 2 and line}
+    out: dict[str, Counter] = {}
+    number = None
+    for page in pages:
+        for line in page.splitlines():
+            line = line.strip()
+            if not line or line in furniture or re.search(r"\.{5,}\s*\d+$|^\d+$", line):
+                continue  # a page's furniture, a contents line, a page number
+            m, a = _PDF_HEADING.match(line), _PDF_APPENDIX.match(line)
+            if a:
+                number = a.group(1).upper()
+                out[number] = Counter()
+                line = re.sub(r"^APPENDIX\s+[A-H]\W*", "", line, flags=re.IGNORECASE)
+            elif m and (m.group(2) or m.group(3)[:1].isupper()):
+                number = f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) else m.group(1)
+                out[number] = Counter()
+            if number is not None:  # ("Upgrade:" labels a part: the README's traps)
+                line = re.sub(r"\b(?:Upgrade|Downgrade):", "", m.group(3) if m else line)
+                out[number].update(words(line))
+    return out
+
+
+def _jar_entries(path: Path) -> dict[str, Counter]:
+    """Its "##" parts and "###" cases by title; the text under the converter's Korean heading
+    (the README's trap) is the introduction; a Korean part after the English one is no part of
+    it."""
+    out: dict[str, Counter] = {}
+    title = None
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:  # (the first: the PDF's URL)
+        if line.startswith("#"):
+            title = line.lstrip("#").strip()
+            if not title.isascii():
+                title = None if out else "Introduction"
+            if title is not None:
+                out[title] = words(title) if out else Counter()
+        elif title == "Resources" and not line.isascii():
+            title = None  # the Korean translation follows, headed by no "#"
+        elif title is not None:
+            out[title].update(words(line))
+    return out
+
+
+def _parsed(edition: Edition, by_title: bool = False) -> dict[str, Counter]:
+    out: dict[str, Counter] = {}
+    for r in edition.rules:
+        key = r.title if by_title else r.number
+        texts = [r.title, r.text, *r.examples, *(t for _n, t in r.parts)]
+        out[key] = out.get(key, Counter()) + words(*texts)
+    return out
+
+
+class Compared(NamedTuple):
+    edition: str
+    printed: int
+    same: int
+    differences: list[str]  # "2.1: +words / -words" (+ the parser's more, - the source's)
+
+    @property
+    def share(self) -> float:
+        return self.same / self.printed if self.printed else 1.0
+
+
+def compare_tournament() -> list[Compared]:
+    """Each shipped tournament edition, its entries read again and compared with the parser's."""
+    from crlookup.sources import read
+
+    out = []
+    for folder in sorted(p for p in TOURNAMENT.iterdir() if p.is_dir()):
+        if folder.name.startswith(("mtr-2025", "ipg-2024")):
+            source, printed = folder, _json_entries(folder)
+        elif folder.name.endswith("-annotated"):
+            source, printed = folder, _wiki_entries(folder)
+        elif folder.name.startswith("ipg-2020"):
+            source = next(folder.glob("*.pdf"))
+            printed = _pdf_entries(source)
+        else:
+            source = next(folder.glob("*.md"))
+            printed = _jar_entries(source)
+        data = None if source.is_dir() else source.read_bytes()
+        editions = [e for e in read(source, data) if e.lang == "en"]
+        parsed = _parsed(editions[0], by_title=folder.name.startswith("jar"))
+        printed = {k: v for k, v in printed.items() if v}  # (a heading of nothing)
+        same, differences = 0, []
+        for key, want in printed.items():
+            got = parsed.get(key)
+            if got == want:
+                same += 1
+                continue
+            if got is None:
+                differences.append(f"{key}: not among the parser's entries")
+                continue
+            more, fewer = got - want, want - got
+            differences.append(
+                f"{key}: +{' '.join(sorted(more.elements())[:8]) or '-'}"
+                f" / -{' '.join(sorted(fewer.elements())[:8]) or '-'}"
+            )
+        out.append(Compared(editions[0].id, len(printed), same, differences))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--archive", type=Path, default=ARCHIVE)
     ap.add_argument("--verbose", action="store_true", help="list every difference")
+    ap.add_argument(
+        "--tournament", action="store_true", help="the MTR, IPG and JAR editions instead"
+    )
     args = ap.parse_args(argv)
+    if args.tournament:
+        for c in compare_tournament():
+            print(f"{c.edition:<18} {c.printed:>4} entries, {c.same:>4} the same: {c.share:.3f}")
+            for d in c.differences[: None if args.verbose else 5]:
+                print("    " + d)
+        return 0
     results = measure_archive(args.archive)
     print(f"{'edition':<12} {'printed':>7} {'found':>7} {'fidelity':>8} {'extra':>5} order  terms")
     for r in results:

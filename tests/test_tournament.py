@@ -291,3 +291,25 @@ def test_a_situation_without_tournament_words_goes_to_its_document(library, ques
     answered from them (closer in meaning to their entries than to any rule)."""
     asked = library.ask(question)
     assert asked.answers[0].to_dict()["document"] == document, asked.answers[0]
+
+
+def test_the_independent_reading_of_every_tournament_edition():
+    """scripts/fidelity.py --tournament reads each edition again without crlookup/sources: the
+    JSON editions are word for word the parser's; the others as measured (2026-11-29), every
+    entry that differs listed with the words that differ (issue 46)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("fidelity", root / "scripts" / "fidelity.py")
+    assert spec is not None and spec.loader is not None
+    fidelity = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fidelity)
+    found = {c.edition: c for c in fidelity.compare_tournament()}
+    floors = {"mtr-2025-11-10": 1.0, "ipg-2024-09-23": 1.0, "ipg-2020-04-17": 0.97,
+              "mtr-2026-02-27": 0.81, "jar-2019-05-03": 0.75}  # fmt: skip
+    assert set(found) == set(floors)
+    for edition, floor in floors.items():
+        c = found[edition]
+        assert c.share >= floor, (edition, c.share, c.differences[:5])
+        assert len(c.differences) == c.printed - c.same
+        assert c.printed >= 5
