@@ -151,6 +151,15 @@ def test_a_date_an_edition_missing_from_the_library_was_in_force_says_so():
     # the 2018 editions recovered since are there
     assert run("rule", "100.1", "--edition", "2018-03-01").output.startswith("en-2018-01-19\n")
     assert run("rule", "100.1", "--edition", "2018-03-01").error == ""
+    # a server never asks what to tell: it keeps the last few lines, no more
+    from crlookup import api
+
+    lib = api.open()
+    for day in range(1, 29):
+        lib.edition(f"2016-02-{day:02d}")
+    told = lib.told()
+    assert len(told) == 20 and told[-1].startswith("the edition in force on 2016-02-28 ")
+    assert lib.told() == []
 
 
 def test_the_recovered_editions_and_the_reconstructed_one():

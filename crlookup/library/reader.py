@@ -245,8 +245,15 @@ class Library:
 
     def told(self) -> list[str]:
         """The lines to tell the user of the answers read so far (each once), on stderr."""
-        out, self._tell[:] = list(dict.fromkeys(self._tell)), []
+        out, self._tell[:] = list(self._tell), []
         return out
+
+    def _say(self, line: str) -> None:
+        """A line to tell (`told`): each once, and the last TOLD at most (a server, which never
+        asks, keeps no more)."""
+        if line not in self._tell:
+            self._tell.append(line)
+            del self._tell[:-TOLD]
 
     def missing_between(self, lang: str, after: date, until: date) -> list[tuple[str, str]]:
         """The official editions of `lang` known to be missing from the library (no copy of
@@ -494,7 +501,7 @@ class Library:
         found = in_force[-1]
         gap = self.missing_between(lang, found.date, day) if document == "cr" else []
         if gap:  # (the edition in force that day is one no copy of was found)
-            self._tell.append(
+            self._say(
                 _(
                     "the edition in force on {date} ({missing}, {name}) is not in the library; "
                     "answering from {edition}"
@@ -583,7 +590,7 @@ class Library:
                     break
             entry = self._document_entry(info.id, rest)
             for newer in passed:
-                self._tell.append(
+                self._say(
                     _("{number}: from {edition} ({newer} has its title only)").format(
                         number=documents.label(info.document, entry.number),
                         edition=info.id,
@@ -596,7 +603,7 @@ class Library:
             info = self.edition(edition, lang=lang)
         found_in = info.id
         if info.provenance == "reconstructed":
-            self._tell.append(
+            self._say(
                 _(
                     "{edition} is reconstructed, not a copy of Wizards' file: its notes say how "
                     "(crlookup editions --json)"
@@ -969,6 +976,7 @@ def _distance(a: numbers.RuleNumber, b: numbers.RuleNumber) -> tuple:
 #: An edition named without its id: "latest", "previous", "2019-03-01" (the newest edition in
 #: force that day), each optionally after a language or document ("ru-latest", "mtr-zh-latest").
 _ALIASES = ("latest", "previous", "newest", "current")
+TOLD = 20  # lines kept to tell (Library.told)
 _ALIAS = re.compile(
     r"^(?:(?P<prefix>(?:cr|mtr|ipg|jar|[a-z]{2})(?:-[a-z]{2})?)-)?"
     r"(?P<alias>latest|newest|current|previous|\d{4}-\d{2}-\d{2})$"
