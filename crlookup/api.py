@@ -476,8 +476,7 @@ class Library:
         if _QUESTION.search(text) and len(text.split()) >= 3:
             return Route("ask", _("a question"))
         from crlookup.core.model import detect_lang
-        from crlookup.features.definitions import names_for
-        from crlookup.features.shorthand import entry_named
+        from crlookup.features.shorthand import entry_named, names_for
 
         bare = text.rstrip("?!.:; ")  # "trample?": the term
         named = entry_named(read, bare)  # "HCE", "missed trigger", "REL": that entry

@@ -7,7 +7,6 @@ with rapidfuzz against every headword and keyword name of the edition, best firs
 
 from __future__ import annotations
 
-import re
 import shlex
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -15,6 +14,7 @@ from typing import NamedTuple
 from crlookup.core.errors import NotFound
 from crlookup.core.i18n import _
 from crlookup.core.model import GlossaryEntry, Rule, detect_lang, fold
+from crlookup.features.shorthand import names_for
 from crlookup.library.reader import Library
 
 
@@ -128,21 +128,6 @@ def nearest(lib: Library, edition: str, term: str, limit: int = 3) -> list[str]:
     names = [n for n in lib.names(edition) if len(n) > 2]
     found = process.extract(fold(term), names, scorer=fuzz.ratio, limit=limit, score_cutoff=60)
     return [name for name, _score, _ in found]
-
-
-_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
-
-
-def names_for(term: str) -> list[str]:
-    """The names (folded) `term` is looked up by, first found first: as written; without an
-    article ("the stack"); the rules' words a judge's shorthand stands for ("APNAP": "apnap
-    order"), and each of two ("P/T": "power", "toughness")."""
-    from crlookup.features.shorthand import spelled_out
-
-    plain = _ARTICLE.sub("", term.strip())
-    meant = spelled_out(plain, "cr") or ""
-    return list(dict.fromkeys(filter(None, [fold(term), fold(plain), fold(meant), *(
-        fold(part) for part in meant.split(" and ") if part != meant)])))  # fmt: skip
 
 
 def define(lib: Library, edition: str, term: str, limit: int = 5) -> list[Definition]:

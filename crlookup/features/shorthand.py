@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -50,6 +51,21 @@ def spelled_out(text: str, whose: str | None = None) -> str | None:
 
     said = fold(text)
     return next((meant for words, meant in lines(whose) if said in words), None)
+
+
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+
+
+def names_for(term: str) -> list[str]:
+    """The names (folded) `term` is looked up by, first found first: as written; without an
+    article ("the stack"); the rules' words a judge's shorthand stands for ("APNAP": "apnap
+    order"), and each of two ("P/T": "power", "toughness")."""
+    from crlookup.core.model import fold
+
+    plain = _ARTICLE.sub("", term.strip())
+    meant = spelled_out(plain, "cr") or ""
+    return list(dict.fromkeys(filter(None, [fold(term), fold(plain), fold(meant), *(
+        fold(part) for part in meant.split(" and ") if part != meant)])))  # fmt: skip
 
 
 def entry_named(lib: Library, text: str) -> str | None:
