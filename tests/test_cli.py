@@ -655,7 +655,10 @@ def test_bad_input_is_one_line(args, code, message):
     assert len(result.error.splitlines()) == 1
 
 
-@pytest.mark.parametrize("query", ['"unclosed', "((", "NOT", "AND OR", "*", "'", "?!", "trample)"])
+@pytest.mark.parametrize(
+    "query",
+    ['"unclosed', "((", "NOT", "AND OR", "*", "'", "?!", "trample)", "[a TO z]", "x:[0 TO 9]"],
+)
 def test_search_odd_input_never_a_traceback(query):
     result = CliRunner().invoke(cli, ["search", query], env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert result.exit_code in (0, 1, 2), result.exception

@@ -183,6 +183,10 @@ def test_snippets_mark_matched_words(en):
         "*",
         "-",
         '""',
+        "[a TO z]",  # ranges (issue 47: a traceback)
+        "x:[0 TO 9]",
+        "{a TO}",
+        "[* TO *]",
     ],
 )
 def test_odd_queries(en, query):
@@ -198,6 +202,28 @@ def test_odd_queries(en, query):
 def test_any_text_searches_or_says_why(en, text):
     with contextlib.suppress(QueryError):
         en.search(text, editions=NEWEST)
+
+
+# the query language's pieces: words, wildcards, fields, ranges, boosts, phrases, grouping
+_PIECES = st.sampled_from([
+    "trample", "deathtouch", "creature", "tra*", "de?th", "*", "?", "*e*", "AND", "OR", "NOT",
+    "ANDNOT", "(", ")", '"', "[", "]", "{", "}", "TO", ":", "body:", "x:", "^2", "~", "~2", "-",
+    "+", "702.19b", "a", "the", "blocking", "*ing",
+])  # fmt: skip
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.lists(_PIECES, min_size=1, max_size=8), st.sampled_from([" ", ""]))
+def test_the_query_language_searches_or_says_why(en, pieces, between):
+    """Any mix of the query language's operators is searched or refused in one line (a
+    QueryError), never a traceback, and never for long: no query scores every document
+    (issue 47: "[a TO z]" raised AttributeError; "*" ran a minute)."""
+    import time
+
+    start = time.monotonic()
+    with contextlib.suppress(QueryError):
+        en.search(between.join(pieces), editions=NEWEST)
+    assert time.monotonic() - start < 10, between.join(pieces)  # (a bound, not a target)
 
 
 def test_detect_lang():

@@ -180,6 +180,14 @@ def test_lookup_with_an_edition_and_without_words(server):
     assert error_of(server.get("/v1/lookup?q=702.19&limit=3"))["error"].startswith("lookup:")
 
 
+def test_a_range_of_words_is_searched_as_words_not_a_500(server):
+    """ "[a TO z]" was a 500 (issue 47: whoosh's range, with no text): read as words now."""
+    for query in ("%5Ba%20TO%20z%5D", "x%3A%5B0%20TO%209%5D", "%7Ba%20TO%7D"):
+        status, data, _ = server.get("/v1/search?q=" + query)
+        assert status == 200 and "hits" in json.loads(data), data[:200]
+    assert error_of(server.get("/v1/search?q=*"))["code"] == 2  # (refused at once)
+
+
 def test_a_search_without_hits_is_answered_as_the_command_prints_it(server):
     status, data, _ = server.get("/v1/search?q=xyzzyqx")
     assert status == 200 and json.loads(data)["hits"] == []

@@ -477,6 +477,9 @@ class Index:
         parser = qparser.QueryParser("body", self.ix.schema, group=group)
         parser.remove_plugin_class(qparser.FieldsPlugin)  # "word:" is text, not a field name
         parser.remove_plugin_class(qparser.BoostPlugin)
+        # "[a TO z]", "{a TO}": a range of words is no way to ask the rules anything (it gave
+        # a traceback, issue 47): its brackets and "TO" are read as text
+        parser.remove_plugin_class(qparser.RangePlugin)
         try:
             parsed = parser.parse(text)
         except Exception as e:  # noqa: BLE001 (whoosh raises assorted errors on odd syntax)
@@ -516,7 +519,7 @@ class Index:
                         _(
                             "{pattern!r} stands for more than {count} words: a wildcard may "
                             "stand for at most {count}; give more letters"
-                        ).format(pattern=node.text, count=MAX_EXPANSION)
+                        ).format(pattern=getattr(node, "text", str(node)), count=MAX_EXPANSION)
                     )
 
     def _editions_of(self, docnum: int) -> tuple[str, ...]:
