@@ -407,6 +407,30 @@ def test_a_rate_limit_answers_429_with_when_to_try_again(small_data, tmp_path):
     assert "requests a minute" in error_of(statuses[-1])["error"]
 
 
+def test_the_rate_limiters_table_stays_bounded_and_keeps_its_clients(monkeypatch):
+    """Past 100,000 client addresses (IPv6, a forged X-Forwarded-For) the table was rebuilt on
+    every request, for good (issue 47): it keeps at most CLIENTS, forgets the least recently
+    seen first and any unseen for a minute (a full bucket again); a client pushed out by more
+    than CLIENTS others within the minute starts afresh (the price of the bound)."""
+    from crlookup.ui.serve import app
+
+    monkeypatch.setattr(app, "CLIENTS", 1000)
+    clock = [1000.0]
+    monkeypatch.setattr(app.time, "monotonic", lambda: clock[0])
+    guard = app.Guard(None, rate=5)
+    assert [guard._allowed("limited") for _ in range(6)] == [True] * 5 + [False]
+    for i in range(5000):  # many addresses, each once, within the minute
+        guard._allowed(f"2001:db8::{i:x}")
+        assert len(guard.buckets) <= 1000
+    assert "limited" not in guard.buckets  # the least recently seen went first
+    assert [guard._allowed("limited") for _ in range(6)] == [True] * 5 + [False]
+    for i in range(20):  # after a minute unseen: forgotten
+        guard._allowed(f"10.0.0.{i}")
+    clock[0] += 61
+    guard._allowed("again")
+    assert list(guard.buckets) == ["again"]
+
+
 def test_slow_commands_wait_their_turn_and_beyond_the_queue_are_refused():
     from crlookup.core.errors import Busy
     from crlookup.ui.serve.app import Slow, refusal

@@ -26,6 +26,7 @@ import sqlite3
 import threading
 import time
 import urllib.parse
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
@@ -240,16 +241,22 @@ def _handler(endpoint: Endpoint, shelf: Shelf, slow: Slow):
 # ------------------------------------------------------------------ the request as a whole
 
 
+CLIENTS = 100_000  # client addresses a worker keeps a bucket for (the least recently seen go)
+
+
 class Guard:
     """What every request must be before an endpoint reads it: GET or HEAD, a path and query
     that are UTF-8 (percent-escapes of bytes that are no character: 400) without control
     characters; and, if set, at most `rate` requests a minute from one client address (each
-    worker counts its own: behind N workers a client gets about N times as many)."""
+    worker counts its own: behind N workers a client gets about N times as many). The client
+    is the peer's address, or the X-Forwarded-For of a proxy on this machine (uvicorn trusts
+    only loopback's: `forwarded_allow_ips`'s default)."""
 
     def __init__(self, app, rate: int = 0):
         self.app = app
         self.rate = rate
-        self.buckets: dict[str, tuple[float, float]] = {}  # client: (tokens, when)
+        # client: (tokens, when), least recently seen first; at most CLIENTS of them
+        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -301,17 +308,22 @@ class Guard:
         return None
 
     def _allowed(self, client: str) -> bool:
-        """A token bucket per client: `rate` a minute, as many at once."""
+        """A token bucket per client: `rate` a minute, as many at once. The same few steps
+        whatever the number of clients (issue 47: past 100,000 addresses the whole table was
+        rebuilt on every request): a client unseen for a minute has a full bucket again and is
+        forgotten, and past CLIENTS the least recently seen one is."""
         now = time.monotonic()
-        tokens, when = self.buckets.get(client, (float(self.rate), now))
+        buckets = self.buckets
+        tokens, when = buckets.pop(client, (float(self.rate), now))
         tokens = min(float(self.rate), tokens + (now - when) * self.rate / 60)
-        if len(self.buckets) > 100_000:  # (forgotten: the full ones, first)
-            self.buckets = {c: b for c, b in self.buckets.items() if b[0] < self.rate}
-        if tokens < 1:
-            self.buckets[client] = (tokens, now)
-            return False
-        self.buckets[client] = (tokens - 1, now)
-        return True
+        while buckets:  # the oldest first: forgotten once a minute has refilled them
+            oldest = next(iter(buckets))
+            if now - buckets[oldest][1] < 60 and len(buckets) < CLIENTS:
+                break
+            del buckets[oldest]
+        allowed = tokens >= 1
+        buckets[client] = (tokens - 1 if allowed else tokens, now)
+        return allowed
 
 
 # ------------------------------------------------------------------ the application
