@@ -11,7 +11,7 @@ from pathlib import Path
 
 import conftest
 import pytest
-from conftest import OFFICIAL, one_line
+from conftest import OFFICIAL, one_line, run
 
 from crlookup.builder import pipeline as build
 from crlookup.builder.ingest import ingest
@@ -145,6 +145,14 @@ def test_dangling_pointer_rebuilds(small_data, small_home):
     lib = build.open_library(str(home))
     assert lib.get("en-2010-07-16", "702.19") is not None
     lib.close()
+
+
+def test_an_emptied_current_is_said_to_be_damage_not_a_first_use(small_home):
+    """Issue 47: an emptied `current` said "first use or sources changed"."""
+    (small_home / "current").write_text("")
+    error = run("rule", "702.19", "--json").error
+    assert "its `current` names none (damaged)" in error and "first use" not in error
+    assert (small_home / "current").read_text().startswith("library-")  # (built, pointed at)
 
 
 def test_two_processes_building_at_once(small_data, tmp_path):

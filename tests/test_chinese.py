@@ -234,6 +234,14 @@ def test_search_in_chinese():
     assert "701.17" in numbers or "701.17a" in numbers
 
 
+def test_a_long_chinese_query_is_counted_by_its_characters():
+    """1,000 Chinese characters were refused as "too deeply nested", after the search had
+    begun (issue 47): each character counts as a word against the limit of 200."""
+    refused = run("search", "践踏" * 500, code=2).error
+    assert refused == "a query of at most 200 words (a Chinese character is one), please\n"
+    assert json.loads(run("search", "践踏死触" * 50, "--json").output)["hits"]
+
+
 def test_the_annotated_mtr_in_chinese_is_searched_too():
     data = json.loads(run("search", "作弊", "--doc", "mtr", "--lang", "zh", "--json").output)
     first = data["hits"][0]

@@ -70,6 +70,12 @@ def current(root: str) -> str | None:
     return path if name and complete else None
 
 
+def current_names_none(root: str) -> bool:
+    """Whether the home has a `current` that names no library of it (emptied, overwritten,
+    pointing at one that is gone): damaged, not a first use."""
+    return os.path.exists(os.path.join(root, "current")) and current(root) is None
+
+
 #: A library folder that is not the current one is removed when it is this old (seconds): a
 #: process that opened it before a build switched to the next one has finished by then.
 STALE = 600

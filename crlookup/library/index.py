@@ -219,6 +219,15 @@ def _load_json(folder: str, name: str, default):
 # --------------------------------------------------------------------------- searching
 
 
+def _word_count(query: str) -> int:
+    """The words of a query as the limit counts them: each Chinese character is one (a run of
+    them is searched as its pairs, not a word: 1,000 of them were refused as "too deeply
+    nested" after the search had begun)."""
+    from crlookup.core.chinese import has_chinese, words
+
+    return len(words(query)) if has_chinese(query) else len(query.split())
+
+
 class Hit(NamedTuple):
     number: str
     kind: str
@@ -349,8 +358,10 @@ class Index:
         from crlookup.core.numbers import WRITTEN, read_lookalikes
 
         query = read_lookalikes(query)
-        if len(query.split()) > MAX_WORDS:
-            raise QueryError(f"a query of at most {MAX_WORDS} words, please")
+        if _word_count(query) > MAX_WORDS:  # (a Chinese character is a word: issue 47)
+            raise QueryError(
+                f"a query of at most {MAX_WORDS} words (a Chinese character is one), please"
+            )
         numbers = WRITTEN.findall(query)
         text = WRITTEN.sub(" ", query).strip()
         if numbers and not prefix:

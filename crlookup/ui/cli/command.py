@@ -190,6 +190,7 @@ class BuildProgress:
         self.bar: Any = None  # rich's Progress, once a build reports
         self.task: Any = None
         self.built = False
+        self.damaged = False  # `current` named no library (not a first use)
         self.said: set[str] = set()  # (plain) what it said: a build, a wait for the older editions
 
     def __enter__(self) -> BuildProgress:
@@ -202,11 +203,18 @@ class BuildProgress:
 
     def __call__(self, done: int, total: int, label: str) -> None:
         waiting = api.adding_older_editions(label)
+        if not self.built:  # why it builds: an emptied `current` is damage, not a first use
+            from crlookup.core.paths import home
+            from crlookup.library.home import current_names_none
+
+            self.damaged = current_names_none(home())
         self.built = True
         if self.plain:
             said = (
                 _("crlookup: waiting for the older editions being added in the background")
                 if waiting
+                else _("crlookup: rebuilding the library: its `current` names none (damaged)")
+                if self.damaged
                 else _("crlookup: building the library (first use or sources changed)")
             )
             if said not in self.said and done < total:
