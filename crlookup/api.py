@@ -893,6 +893,15 @@ def current(home: str | None = None) -> str | None:
     return homes.current(home or default_home())
 
 
+def current_names_none(home: str | None = None) -> bool:
+    """Whether the home's `current` names no library of it (emptied, overwritten, pointing
+    at one that is gone): a build then repairs damage, it is no first use."""
+    from crlookup.core.paths import home as default_home
+    from crlookup.library import home as homes
+
+    return homes.current_names_none(home or default_home())
+
+
 def edition_ids(home: str | None = None) -> list[tuple[str, str, str, bool]]:
     """(id, language, document, partial) of each edition of the library in use, newest first, read
     without building one (none yet: none): for shell completion."""

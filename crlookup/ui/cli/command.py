@@ -191,6 +191,7 @@ class BuildProgress:
         self.task: Any = None
         self.built = False
         self.damaged = False  # `current` named no library (not a first use)
+        self.healing = False  # a damaged library is being rebuilt: said already, in one line
         self.said: set[str] = set()  # (plain) what it said: a build, a wait for the older editions
 
     def __enter__(self) -> BuildProgress:
@@ -204,10 +205,7 @@ class BuildProgress:
     def __call__(self, done: int, total: int, label: str) -> None:
         waiting = api.adding_older_editions(label)
         if not self.built:  # why it builds: an emptied `current` is damage, not a first use
-            from crlookup.core.paths import home
-            from crlookup.library.home import current_names_none
-
-            self.damaged = current_names_none(home())
+            self.damaged = api.current_names_none()
         self.built = True
         if self.plain:
             said = (
@@ -217,7 +215,7 @@ class BuildProgress:
                 if self.damaged
                 else _("crlookup: building the library (first use or sources changed)")
             )
-            if said not in self.said and done < total:
+            if said not in self.said and done < total and not self.healing:
                 self.said.add(said)
                 click.echo(said, err=True)
             return
@@ -262,12 +260,17 @@ def open_library(as_json: bool = False) -> api.Library:
     if "library" in opened:
         return opened["library"]
     progress = BuildProgress(plain=as_json)
+
+    def healing(part: str, damage: str) -> None:  # said in one line: no more of the rebuild
+        progress.healing = True
+        damaged(part, damage)
+
     try:
-        lib = api.open(progress=progress, notice=damaged)  # damage: said, then rebuilt
+        lib = api.open(progress=progress, notice=healing)  # damage: said, then rebuilt
     finally:
         progress.__exit__()
     for note in lib.warnings(built=progress.built):
-        if note.kind != "pending" or not as_json:
+        if note.kind != "pending" or not (as_json or progress.healing):
             click.echo(note.text, err=True)
     opened["library"] = lib
     return lib
