@@ -32,6 +32,9 @@ DOCUMENTS = {
     "ipg": "Infraction Procedure Guide",
     "jar": "Judging at Regular REL",
 }
+#: between a table row's cells in an entry's text (the parsers of the tournament documents
+#: join a table's cells so; the views show such rows in columns)
+CELLS = " | "
 #: document -> the prefix judges write before its numbers
 PREFIX = {"cr": "CR", "mtr": "MTR", "ipg": "IPG", "jar": "JAR"}
 TOURNAMENT = ("mtr", "ipg", "jar")

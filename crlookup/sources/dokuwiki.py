@@ -88,6 +88,7 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from crlookup.core import documents
 from crlookup.core.chinese import HAN_CHARS
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Edition, Rule, Source
@@ -644,8 +645,8 @@ def _split_row(row: str) -> tuple[str, str]:
             zh.append(z)
     has = {"en": any(_LATIN.search(c) for c in en), "zh": any(_CJK.search(c) for c in zh)}
     return (
-        " | ".join(c for c in en if c) if has["en"] else "",
-        " | ".join(c for c in zh if c) if has["zh"] else "",
+        documents.CELLS.join(c for c in en if c) if has["en"] else "",
+        documents.CELLS.join(c for c in zh if c) if has["zh"] else "",
     )
 
 

@@ -89,6 +89,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from crlookup.core import documents
+from crlookup.core.documents import CELLS
 from crlookup.core.errors import NumberError, SourceError
 from crlookup.core.model import Edition, Rule, Source
 from crlookup.sources.dates import MONTHS
@@ -347,26 +348,20 @@ class _Reader:
         words = rule.text.replace("\n", " ").split()
         if words[:2] == ["Infraction", "Penalty"]:
             words = words[2:]
-        known = [(c, "category") for c in categories] + [(i, "infraction") for i in infractions]
-        known += [(p, "penalty") for p in (*PENALTIES, "None")]  # (the table's "None")
-        known.sort(
-            key=lambda k: -len(k[0].split())
-        )  # the longest first: "Unsporting Conduct — Minor"
+        kinds = dict.fromkeys(categories, "category") | dict.fromkeys(infractions, "infraction")
+        kinds |= dict.fromkeys((*PENALTIES, "None"), "penalty")  # (the table's "None")
         lines: list[str] = []
         row = ""
         at = 0
         while at < len(words):
-            found = next(
-                ((n, w) for n, w in known if " ".join(words[at : at + len(n.split())]) == n), None
-            )
-            if found is None:
+            name = _phrase_at(words, at, kinds)
+            if name is None:
                 self.notes.append(
                     f"{self.spec.prefix} {rule.number}: not read as a table (no infraction, "
                     f"category or penalty at {' '.join(words[at : at + 4])!r})"
                 )
                 return rule
-            name, what = found
-            size = len(name.split())
+            what, size = kinds[name], len(name.split())
             if what == "category" and not row:
                 lines.append(name)
             elif what == "infraction" and not row:
@@ -399,11 +394,10 @@ class _Reader:
         if self.doc != "mtr" or at is None:
             return rule
         words = paragraphs[at][len(head) :].split()
-        levels = sorted(LEVELS, key=lambda x: -len(x.split()))
         rows, program = [], []
         i = 0
         while i < len(words):
-            level = next((x for x in levels if " ".join(words[i : i + len(x.split())]) == x), None)
+            level = _phrase_at(words, i, LEVELS)
             if level is None:
                 program.append(words[i])
                 i += 1
@@ -669,7 +663,15 @@ def _run_in_parts(text: str) -> tuple[str, list[tuple[str, str]]]:
 _BLANK = re.compile(r"\n[ \t]*\n")
 _ITEM = re.compile(r"^(?:•|\d{1,2}\.\s+\S)")  # a list item: "• Standard", "1. Match points"
 _END = re.compile(r"[.!?:;][”\"’)\]]*$")  # a line that ends a sentence (not "players’")
-CELLS = " | "  # between a table row's cells, as in crlookup.sources.tournament_pdf
+
+
+def _phrase_at(words: list[str], at: int, phrases) -> str | None:
+    """The longest of `phrases` that the words from `at` spell ("Unsporting Conduct — Minor"
+    before "Unsporting Conduct"), if any."""
+    here = [p for p in phrases if " ".join(words[at : at + len(p.split())]) == p]
+    return max(here, key=lambda p: len(p.split()), default=None)
+
+
 # the Rules Enforcement Levels, as the MTR's chart of programs names them (appendix F)
 LEVELS = ("Regular (Competitive recommended)", "Regular", "Competitive", "Professional")
 SHORT = 50  # a line this short that ends no sentence is a heading or a date, not a wrap

@@ -82,6 +82,7 @@ from itertools import pairwise
 from pathlib import PurePath
 from typing import Any, NamedTuple
 
+from crlookup.core import documents
 from crlookup.core.errors import SourceError
 from crlookup.core.model import Edition, Rule, Source
 from crlookup.sources.dates import MONTHS
@@ -702,7 +703,7 @@ def _breaks(a: Line, b: Line, metrics: _Metrics) -> bool:
 def _para(lines: list[Line]) -> _Para:
     text = ""
     for line in lines:
-        piece = " | ".join(line.cells) if line.cells else line.text
+        piece = documents.CELLS.join(line.cells) if line.cells else line.text
         piece = " ".join(piece.split())
         piece = re.sub(r"^[" + _BULLETS + r"]\s*", "• ", piece)
         if not text:

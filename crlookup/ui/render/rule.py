@@ -28,9 +28,6 @@ if TYPE_CHECKING:
     from crlookup.library.reader import RuleLookup
 
 
-CELLS = " | "  # between a table row's cells (crlookup.sources.tournament_pdf, tournament_json)
-
-
 class RuleView:
     """A rule (or section, or chapter) with the entries below it and its citations."""
 
@@ -80,7 +77,7 @@ class RuleView:
     def _document_entry(self, r: Rule, indent: int, width: int) -> list[Text]:
         """A tournament document's entry: its label and title, the IPG's penalty, its text,
         examples and other parts, and (asked for) the judges' annotations."""
-        from crlookup.core.documents import label
+        from crlookup.core.documents import CELLS, label
 
         head = styled((label(self.document, r.number) + " ", STYLES["number"]), (r.title, "bold"))
         lines = hanging(head, indent, width)
