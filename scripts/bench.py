@@ -124,6 +124,10 @@ SERVE_WORKERS = 2  # one per core
 SERVE_FIRST_S = 3.0  # from `crlookup serve` started to its first answer
 SERVE_RULES_PER_S = 300.0  # rule lookups over 8 keep-alive connections
 SERVE_MIXED = 960  # requests of rule, search, card, refs and ask, 16 at once: 0 failed
+# issue 47: rule lookups beside two clients asking, again and again, for the costliest search
+# (its wildcards' words at the limit, every edition: stopped at its 5 s deadline)
+SERVE_WORST = "/v1/search?q=th*+in*+st*&all_editions=true&limit=500"
+SERVE_WORST_P99_S = 0.1
 # The start-up commands that --baseline times with another tree too (issue 44)
 PAIRED = ("rule --json", "rule (rich)", "search (rich)", "card (rich)", "card --json")
 # first use: `crlookup rule 702.19` answers, the newest editions built (issue 19: 30 s;
@@ -406,6 +410,27 @@ def rebuild_then(exe: str, env: dict, done) -> None:
         done.set()
 
 
+def worst_case(port: int, rules: list[str]):
+    """Rule lookups, one at a time for 20 s, while two clients ask for SERVE_WORST again and
+    again (each answered 400 at the search's deadline, or 503 when it waited past the pool's)."""
+    import threading
+
+    from load import load
+
+    done = threading.Event()
+    worst = threading.Thread(
+        target=lambda: load([SERVE_WORST], port=port, connections=2, ok=set(), until=done.is_set)
+    )
+    worst.start()
+    time.sleep(1)  # (both under way)
+    try:
+        started = time.monotonic()
+        return load(rules, port=port, connections=1, until=lambda: time.monotonic() > started + 20)
+    finally:
+        done.set()
+        worst.join()
+
+
 def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool) -> list:
     """The server's figures: its first answer, rule lookups and the mixed load per number of
     workers, its memory; with `rebuild`, the failed requests while `crlookup rebuild` runs."""
@@ -422,6 +447,7 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
             looked = load(rules, port=port, connections=8, requests=4000)
             both = load(mixed, port=port, connections=16, requests=SERVE_MIXED)
             pss, rss = server_memory(server.pid)
+            worst = worst_case(port, rules)
             during = None
             if rebuild and n == workers[-1]:
                 done = threading.Event()
@@ -444,6 +470,8 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
             ("  rule p50 among the questions", both.percentile(50, "rule"), None, None),
             ("  ask p50", both.percentile(50, "ask"), None, None),
             (f"  {SERVE_MIXED} requests (failed)", len(both.failed), None, 0),
+            (f"{label}: rules beside the worst searches, p50", worst.percentile(50), None, None),
+            ("  p99", worst.percentile(99), None, SERVE_WORST_P99_S),
             (f"{label}: memory, proportional (MiB)", pss, None, None),
             ("  the same, resident in each (MiB)", rss, None, None),
         ]  # fmt: skip

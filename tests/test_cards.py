@@ -212,6 +212,17 @@ def test_search_finds_a_card_by_any_faces_text(cards):
     assert "\x01Stomp\x02" in stomp.hits[0].snippet
 
 
+def test_a_card_search_ends_at_its_deadline_with_one_line(cards, monkeypatch):
+    import crlookup.library.cards as module
+    from crlookup.core.errors import SearchTimedOut
+
+    monkeypatch.setattr(module, "SEARCH_SECONDS", 0.001)
+    with pytest.raises(SearchTimedOut, match=r"more than 0\.001 s"):
+        cards.search("a* OR b* OR c* OR d* OR e*", limit=500, rulings=True)
+    monkeypatch.undo()
+    assert cards.search("a* OR b* OR c* OR d* OR e*", limit=500, rulings=True).hits
+
+
 def test_search_with_rulings(cards):
     query = 'triggers "enters the battlefield" nonbasic'
     plain = cards.search(query, limit=10)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import time
 
 import pytest
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crlookup.core.errors import QueryError
+from crlookup.core.errors import SEARCH_SECONDS, QueryError, SearchTimedOut
 from crlookup.library import index
 
 pytestmark = pytest.mark.library  # the full library
@@ -190,11 +191,35 @@ def test_snippets_mark_matched_words(en):
     ],
 )
 def test_odd_queries(en, query):
+    started = time.monotonic()
     try:
         r = en.search(query, editions=NEWEST)
         assert isinstance(r.hits, list)
     except QueryError:
         pass
+    # (a bare "*" searched every document for a minute and passed: issue 47)
+    assert time.monotonic() - started < SEARCH_SECONDS + 5
+
+
+def test_a_search_ends_at_its_deadline_with_one_line(en, monkeypatch):
+    """The costliest query within the wildcards' limits (three of about a hundred words each,
+    every edition) ran past 5 s; at the deadline it is stopped and said (issue 47: sixty of
+    them took minutes)."""
+    monkeypatch.setattr(index, "SEARCH_SECONDS", 0.2)
+    started = time.monotonic()
+    with pytest.raises(SearchTimedOut, match=r"more than 0\.2 s and was stopped"):
+        en.search("th* in* st*", limit=500)
+    assert time.monotonic() - started < 3
+
+
+def test_wildcards_standing_for_too_many_words_in_all_are_refused_before_the_search(en):
+    many = "th* in* st* de* ma* pr* be* ca* un* mo* ch* sh* al* se* wh*"  # (each under 100)
+    started = time.monotonic()
+    with pytest.raises(QueryError, match="wildcards stand for more than 300 words in all"):
+        en.search(many)
+    assert time.monotonic() - started < 2
+    # one at the limit is searched: "plan*" and the like
+    assert en.search("plan*", editions=NEWEST).hits
 
 
 @settings(max_examples=examples(60), deadline=None)

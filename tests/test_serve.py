@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import json
 import os
 import socket
@@ -351,6 +352,43 @@ def test_serve_on_a_port_in_use_is_one_line(server):
     assert "Traceback" not in found.error and str(server.port) in found.error
 
 
+def test_sigterm_under_load_stops_within_the_graceful_timeout(built_home):
+    """SIGTERM while the costliest searches, a question and a diff are in flight: the server is
+    gone within its graceful timeout (5 s) and a second; what could be answered in time was,
+    the rest closed cleanly (issue 47: 57 s, a blocked worker, and the question unanswered)."""
+    server = Server(built_home)
+    answers: dict[str, object] = {}
+
+    def fetch(name: str, path: str) -> None:
+        try:
+            answers[name] = server.get(path, timeout=30)[0]
+        except (OSError, http.client.HTTPException) as e:  # (closed: no answer)
+            answers[name] = type(e).__name__
+
+    worst = "/v1/search?q=th*+in*+st*&all_editions=true&limit=500"
+    asked = {
+        "search": worst,
+        "waiting search": worst,
+        "ask": "/v1/ask?q=Can%20I%20sacrifice%20a%20creature%20that%20is%20blocking%3F",
+        "diff": "/v1/diff?old=en-2003-03-15&new=en-2026-08-07",
+    }
+    assert server.get(asked["ask"])[0] == 200  # (the model loaded: the next takes a second)
+    clients = [threading.Thread(target=fetch, args=item) for item in asked.items()]
+    for t in clients:
+        t.start()
+    time.sleep(1)
+    started = time.monotonic()
+    server.process.terminate()
+    server.process.wait(30)
+    stopped = time.monotonic() - started
+    for t in clients:
+        t.join()
+    assert stopped < 5 + 1, (stopped, answers)
+    assert answers["ask"] == 200 and answers["search"] in (200, 400), answers
+    assert all(a in (200, 400, 503) or isinstance(a, str) for a in answers.values()), answers
+    assert "Traceback" not in server.log.read_text()
+
+
 # ------------------------------------------------------------------ a rebuild, and the limits
 
 
@@ -407,6 +445,33 @@ def test_a_rate_limit_answers_429_with_when_to_try_again(small_data, tmp_path):
     assert "requests a minute" in error_of(statuses[-1])["error"]
 
 
+def test_x_forwarded_for_names_the_client_only_from_a_trusted_proxy(small_data, tmp_path):
+    """A forged X-Forwarded-For is a new client only if its sender is a proxy the server
+    trusts (issue 47: loopback always was; now `--forwarded-allow-ips`, loopback by default)."""
+    run("rule", "702.2")
+
+    def statuses(*options: str) -> list[int]:
+        server = Server(tmp_path / "home", "--rate-limit", "2", *options)
+        try:
+            out = []
+            for i in range(4):
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{server.port}/v1/rule/702.2",
+                    headers={"X-Forwarded-For": f"203.0.113.{i}"},
+                )
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as r:
+                        out.append(r.status)
+                except urllib.error.HTTPError as e:
+                    out.append(e.code)
+            return out
+        finally:
+            server.stop()
+
+    assert statuses() == [200] * 4  # four clients, through the proxy on this machine
+    assert statuses("--forwarded-allow-ips", "none") == [200, 200, 429, 429]  # one: the peer
+
+
 def test_the_rate_limiters_table_stays_bounded_and_keeps_its_clients(monkeypatch):
     """Past 100,000 client addresses (IPv6, a forged X-Forwarded-For) the table was rebuilt on
     every request, for good (issue 47): it keeps at most CLIENTS, forgets the least recently
@@ -433,9 +498,9 @@ def test_the_rate_limiters_table_stays_bounded_and_keeps_its_clients(monkeypatch
 
 def test_slow_commands_wait_their_turn_and_beyond_the_queue_are_refused():
     from crlookup.core.errors import Busy
-    from crlookup.ui.serve.app import Slow, refusal
+    from crlookup.ui.serve.app import Pool, refusal
 
-    slow = Slow(limit=1, queue=1)
+    slow = Pool("slow", limit=1, queue=1, deadline=30)
     release = threading.Event()
 
     async def main():
@@ -451,6 +516,65 @@ def test_slow_commands_wait_their_turn_and_beyond_the_queue_are_refused():
     assert (first, second) == (True, "second")
     refused = refusal(busy)
     assert refused.status == 503 and refused.headers == {"Retry-After": "1"}
+
+
+def test_an_answer_past_its_deadline_is_503_and_its_thread_counts_till_it_ends():
+    from crlookup.core.errors import Busy
+    from crlookup.ui.serve.app import Pool
+
+    pool = Pool("search", limit=1, queue=0, deadline=0.1)
+    release = threading.Event()
+
+    async def main():
+        started = time.monotonic()
+        with pytest.raises(Busy, match=r"no answer within 0\.1 s"):
+            await pool.run(release.wait)
+        took = time.monotonic() - started
+        with pytest.raises(Busy, match="too many"):  # (the late one still runs)
+            await pool.run(lambda: "next")
+        release.set()
+        await asyncio.sleep(0.05)
+        assert pool.waiting == 0
+        return took, await pool.run(lambda: "next")
+
+    took, after = asyncio.run(main())
+    assert took < 1 and after == "next" and pool.waiting == 0
+    pool.shutdown()
+
+
+def test_the_costliest_search_holds_up_no_lookup(server):
+    """Two clients asking for the costliest search the limits let through (stopped at its 5 s
+    deadline: 400) beside rule lookups one after another (issue 47: `q=*` on the event loop
+    held every lookup of its worker for a minute). The p99 target, 100 ms, is scripts/bench.py's
+    (this test shares the machine with the suite); the bound here fails by seconds."""
+    from crlookup.core.errors import SEARCH_SECONDS
+
+    worst = "/v1/search?q=th*+in*+st*&all_editions=true&limit=500"
+    answers: list[tuple[int, float, str]] = []
+
+    def ask_worst() -> None:
+        started = time.monotonic()
+        status, data, _headers = server.get(worst, timeout=30)
+        answers.append((status, time.monotonic() - started, json.loads(data).get("error", "")))
+
+    costly = [threading.Thread(target=ask_worst) for _ in range(2)]
+    for t in costly:
+        t.start()
+    time.sleep(0.5)
+    latencies = []
+    while any(t.is_alive() for t in costly):
+        started = time.monotonic()
+        assert server.get("/v1/rule/702.19b")[0] == 200
+        latencies.append(time.monotonic() - started)
+    for t in costly:
+        t.join()
+    latencies.sort()
+    assert len(latencies) > 20
+    assert latencies[int(len(latencies) * 0.99) - 1] < 0.5, latencies[-5:]
+    # each ended within the pool's deadline: the first answered or stopped at the search's
+    # deadline (400), the other waited for it, then the same, or not waited for longer (503)
+    assert all(took < SEARCH_SECONDS + 5 + 1 for _status, took, _error in answers), answers
+    assert {status for status, _took, _error in answers} <= {200, 400, 503}, answers
 
 
 # ------------------------------------------------------------------ any input, read

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 NOT_FOUND, BAD_INPUT = 1, 2
 MAX_WORDS = 200  # the most words a query or a question may have (no pasted pages)
+SEARCH_SECONDS = 5.0  # the longest a search may run ("th* in* st* de* ...": minutes, issue 47)
 
 
 class CrlookupError(Exception):
@@ -64,6 +65,21 @@ class NumberError(BadInput):
 
 class QueryError(BadInput):
     """A query that cannot be searched."""
+
+
+class SearchTimedOut(QueryError):
+    """A search stopped at its deadline, SEARCH_SECONDS (wildcards, in the rules or the cards,
+    that match much of everything)."""
+
+    def __init__(self, seconds: float = SEARCH_SECONDS) -> None:
+        from crlookup.core.i18n import _
+
+        super().__init__(
+            _(
+                "the search took more than {seconds:g} s and was stopped: give fewer "
+                "wildcards, or longer ones"
+            ).format(seconds=seconds)
+        )
 
 
 class QuestionError(BadInput):

@@ -23,7 +23,7 @@ import re
 import sqlite3
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.errors import MAX_WORDS, QueryError
+from crlookup.core.errors import MAX_WORDS, SEARCH_SECONDS, QueryError, SearchTimedOut
 from crlookup.core.i18n import _
 from crlookup.core.model import Card, Face, Ruling, Source
 from crlookup.core.names import check_name, name_key
@@ -422,14 +422,17 @@ class Cards:
             raise QueryError(
                 _("rulings unavailable: {reason}").format(reason=self.rulings_unavailable)
             )
+        from crlookup.library.database import deadline
+
         query, corrections = self._correct(query, rulings)
         expression = _fts(query, every_word=True)
-        hits = self._run(expression, limit, rulings)
-        relaxed = False
-        if not hits and '"' not in query and not set(query.split()) & {"AND", "OR", "NOT"}:
-            looser = _fts(query, every_word=False)
-            if looser != expression:
-                hits, relaxed = self._run(looser, limit, rulings), True
+        with deadline(self.db, SEARCH_SECONDS):
+            hits = self._run(expression, limit, rulings)
+            relaxed = False
+            if not hits and '"' not in query and not set(query.split()) & {"AND", "OR", "NOT"}:
+                looser = _fts(query, every_word=False)
+                if looser != expression:
+                    hits, relaxed = self._run(looser, limit, rulings), True
         return CardResults(hits, query, corrections, relaxed and bool(hits), rulings, typed)
 
     def _run(self, expression: str, limit: int, rulings: bool = False) -> list[CardHit]:
@@ -448,6 +451,8 @@ class Cards:
             ).fetchall()
             found = self._ruling_hits(expression, limit) if rulings else {}
         except sqlite3.OperationalError as e:
+            if str(e) == "interrupted":  # (at the search's deadline)
+                raise SearchTimedOut(SEARCH_SECONDS) from None
             raise QueryError(f"cannot search the cards for {expression!r}: {e}") from None
         hits: dict[int, tuple[int, float, CardHit]] = {}
         for card_id, name, types, data, alchemy, snippet, rank in rows:

@@ -22,6 +22,20 @@ def open_db(library_path: str, readonly: bool = True) -> sqlite3.Connection:
     return db
 
 
+@contextlib.contextmanager
+def deadline(db: sqlite3.Connection, seconds: float):
+    """Statements on `db` in the block are interrupted (sqlite3.OperationalError "interrupted")
+    once `seconds` have passed: SQLite asks a progress handler every few thousand steps."""
+    import time
+
+    until = time.monotonic() + seconds
+    db.set_progress_handler(lambda: time.monotonic() > until, 10_000)
+    try:
+        yield
+    finally:
+        db.set_progress_handler(None, 0)
+
+
 def connect(db_path: str, readonly: bool = True) -> sqlite3.Connection:
     """A connection to one of a library's databases: read-only (by URI, so that reading can
     neither change nor create it), or for writing."""

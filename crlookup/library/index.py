@@ -19,14 +19,23 @@ the newest edition of the query's language.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import sys
+import time
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crlookup.core.chinese import HAN, HAN_CHARS, pairs
-from crlookup.core.errors import MAX_WORDS, LibraryDamaged, NumberError, QueryError
+from crlookup.core.errors import (
+    MAX_WORDS,
+    SEARCH_SECONDS,
+    LibraryDamaged,
+    NumberError,
+    QueryError,
+    SearchTimedOut,
+)
 from crlookup.core.i18n import _
 from crlookup.core.model import fold
 from crlookup.library.database import INDEX_DIR, recorded, verify
@@ -43,6 +52,7 @@ KEYS = "keys.pickle"  # each document's number by its key (content digest): for 
 _WORD = re.compile(rf"[^\W\d_{HAN_CHARS}]{{2,}}", re.U)
 _OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 MAX_EXPANSION = 100  # the words a wildcard may stand for ("plan*": 9 of them)
+MAX_EXPANSIONS = 300  # the words a query's wildcards may stand for in all
 NAMED = 20  # the entries a query may name (a rule and glossary terms in every edition searched)
 _PLAIN = re.compile(r"[\w\s’'-]*", re.U)  # words only: no quotes, parentheses, wildcards
 
@@ -371,21 +381,28 @@ class Index:
         if allowed is not None and not allowed:  # nothing in scope (whoosh reads {} as no filter)
             return Results([], text or query, corrections, False, 0)
 
-        def run(parsed, limit: int):
+        until = time.monotonic() + SEARCH_SECONDS
+
+        def run(parsed, limit: int, optimize: bool = True):
+            found = self.searcher.collector(
+                filter=allowed, limit=limit, terms=True, optimize=optimize
+            )
             try:
-                return self.searcher.search(parsed, filter=allowed, limit=limit, terms=True)
+                self.searcher.search_with_collector(parsed, _until(found, until))
+                return found.results()
+            except _TimedOut:
+                raise SearchTimedOut(SEARCH_SECONDS) from None
             except RecursionError:
                 raise QueryError(f"the query is too deeply nested: {text[:60]!r}") from None
-            except (IndexError, ValueError, AssertionError):
-                # whoosh's block-quality skipping trips over some query shapes; the plain
-                # collector gives the same ranking, only slower
-                try:
-                    return self.searcher.search(
-                        parsed, filter=allowed, limit=limit, terms=True, optimize=False
-                    )
-                except Exception as e:  # noqa: BLE001 (whoosh fails in assorted ways on odd queries)
-                    self.check()  # unless the index itself is damaged
-                    raise QueryError(f"cannot search for {text!r}: {e}") from None
+            except Exception as e:
+                if optimize and isinstance(e, (IndexError, ValueError, AssertionError)):
+                    # whoosh's block-quality skipping trips over some query shapes; the plain
+                    # collector gives the same ranking, only slower
+                    return run(parsed, limit, optimize=False)
+                if optimize:
+                    raise
+                self.check()  # unless the index itself is damaged
+                raise QueryError(f"cannot search for {text!r}: {e}") from None
 
         def ranked(parsed, limit: int) -> list:
             """The best `limit` hits, those of equal score in an order no build changes:
@@ -509,29 +526,38 @@ class Index:
     def _check_expansion(self, query) -> None:
         """QueryError for a wildcard that stands for more than MAX_EXPANSION words of the index
         ("*e*": 2,016 of them, and 4 s to search; "sacrific*" stands for one; "*" alone, every
-        word: it scored every document for a minute)."""
+        word: it scored every document for a minute), or wildcards that stand for more than
+        MAX_EXPANSIONS in all (sixty of a hundred each took minutes to build their matcher,
+        before a deadline can stop it: issue 47)."""
         from itertools import islice
 
-        from whoosh.query import Every, MultiTerm
+        from whoosh.query import Every, MultiTerm, Prefix
 
         reader = self.searcher.reader()
+        total = 0
         for node in query.leaves():
             if isinstance(node, Every):  # a wildcard alone ("*"): it stands for every word
+                count, pattern = MAX_EXPANSION + 1, "*"
+            elif isinstance(node, MultiTerm):
+                count = sum(1 for _ in islice(node._btexts(reader), MAX_EXPANSION + 1))
+                pattern = getattr(node, "text", str(node)) + "*" * isinstance(node, Prefix)
+            else:
+                continue
+            if count > MAX_EXPANSION:
                 raise QueryError(
                     _(
                         "{pattern!r} stands for more than {count} words: a wildcard may "
                         "stand for at most {count}; give more letters"
-                    ).format(pattern="*", count=MAX_EXPANSION)
+                    ).format(pattern=pattern, count=MAX_EXPANSION)
                 )
-            if isinstance(node, MultiTerm):
-                count = sum(1 for _ in islice(node._btexts(reader), MAX_EXPANSION + 1))
-                if count > MAX_EXPANSION:
-                    raise QueryError(
-                        _(
-                            "{pattern!r} stands for more than {count} words: a wildcard may "
-                            "stand for at most {count}; give more letters"
-                        ).format(pattern=getattr(node, "text", str(node)), count=MAX_EXPANSION)
-                    )
+            total += count
+            if total > MAX_EXPANSIONS:
+                raise QueryError(
+                    _(
+                        "the query's wildcards stand for more than {count} words in all: "
+                        "give fewer, or more letters"
+                    ).format(count=MAX_EXPANSIONS)
+                )
 
     def _editions_of(self, docnum: int) -> tuple[str, ...]:
         """The editions a document is in, oldest first."""
@@ -580,6 +606,36 @@ class Index:
             )
             snippet = hl.highlight_hit(found, "body", text=text, top=2, minscore=0.5) or ""
         return snippet or text[:200] + ("…" if len(text) > 200 else "")
+
+
+class _TimedOut(Exception):
+    """A search stopped at its deadline (`_until`)."""
+
+
+def _until(collector, until: float):
+    """`collector`, stopped with _TimedOut once time.monotonic() passes `until`: checked at each
+    document the query matches (whoosh's TimeLimitCollector starts a thread per search, and with
+    it an alarm signal that only the main thread may set)."""
+    return _until_class()(collector, until)
+
+
+@functools.cache
+def _until_class():
+    from whoosh.collectors import WrappingCollector
+
+    class Until(WrappingCollector):
+        def __init__(self, child, until: float):
+            super().__init__(child)
+            self.until = until
+
+        def collect_matches(self):
+            child, clock, until = self.child, time.monotonic, self.until
+            for docnum in child.matches():
+                if clock() > until:
+                    raise _TimedOut
+                child.collect(docnum)
+
+    return Until
 
 
 def _words(text: str) -> int:

@@ -53,8 +53,27 @@ else:
     show_default=True,
     help=N_("Seconds a request may take to arrive; a slower client is answered 408."),
 )
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    show_default=True,
+    help=N_(
+        "Proxies whose X-Forwarded-For names the client (for the rate limit): addresses "
+        "or networks separated by commas, '*' any, 'none' none."
+    ),
+)
 @click.option("--access-log", is_flag=True, help=N_("Log every request."))
-def serve(host, port, workers, ask_limit, ask_queue, rate_limit, read_timeout, access_log):
+def serve(
+    host,
+    port,
+    workers,
+    ask_limit,
+    ask_queue,
+    rate_limit,
+    read_timeout,
+    forwarded_allow_ips,
+    access_log,
+):
     """Serve the library over HTTP: each command's --json, for bots and sites.
 
     GET /v1/rule/702.19b, /v1/search?q=..., /v1/ask?q=..., /v1/card?name=... and the rest
@@ -94,6 +113,7 @@ def serve(host, port, workers, ask_limit, ask_queue, rate_limit, read_timeout, a
         ask_queue=ask_queue,
         rate_limit=rate_limit,
         read_timeout=read_timeout,
+        forwarded_allow_ips="" if forwarded_allow_ips == "none" else forwarded_allow_ips,
         access_log=access_log,
     )
 

@@ -37,10 +37,12 @@ def run(
     ask_queue: int = 32,
     rate_limit: int = 0,
     read_timeout: float = 10.0,
+    forwarded_allow_ips: str = "127.0.0.1",
     access_log: bool = False,
 ) -> None:
     """Serve the library of home `root` (built, with every edition) until interrupted:
-    `workers` processes, each answering every endpoint (crlookup.ui.serve.app)."""
+    `workers` processes, each answering every endpoint (crlookup.ui.serve.app); the client of
+    a request is the X-Forwarded-For of a proxy in `forwarded_allow_ips`, else its peer."""
     import uvicorn
 
     os.environ[SETTINGS] = json.dumps(
@@ -61,7 +63,8 @@ def run(
         http="crlookup.ui.serve.protocol:Protocol",
         loop="auto",  # uvloop where it is installed (not on Windows)
         access_log=access_log,
-        proxy_headers=True,  # the client's address from a proxy on this machine (rate limit)
+        proxy_headers=True,  # the client's address from a proxy (the rate limit's client)
+        forwarded_allow_ips=forwarded_allow_ips,  # the proxies trusted to say it
         server_header=False,
         timeout_graceful_shutdown=5,
     )

@@ -8,10 +8,11 @@ one slow question from holding up the rest.
                  characters, GET or HEAD, and the rate limit (off unless set)
     create()     the application uvicorn runs (its settings from CRLOOKUP_SERVE)
 
-Lookups are answered on the worker's event loop (a few milliseconds each); questions, diffs
-and histories (the slow commands) in a pool of `ask_limit` threads, at most `ask_queue` of
-them waiting, each thread with a library of its own (SQLite connections are not shared
-between threads). The library is opened read-only and never built here: `crlookup serve`
+Lookups are answered on the worker's event loop (a few milliseconds each, whatever is
+asked); searches and cards (up to SEARCH_SECONDS) in a pool of SEARCHERS threads; questions,
+diffs and histories (the slow commands) in a pool of `ask_limit` threads, at most `ask_queue`
+of them waiting; each thread with a library of its own (SQLite connections are not shared
+between threads), each pool with a deadline. The library is opened read-only and never built here: `crlookup serve`
 builds it, if it must, before the workers start.
 """
 
@@ -23,6 +24,7 @@ import json
 import logging
 import os
 import sqlite3
+import sys
 import threading
 import time
 import urllib.parse
@@ -41,6 +43,7 @@ from crlookup import api
 from crlookup.core.errors import (
     BAD_INPUT,
     NOT_FOUND,
+    SEARCH_SECONDS,
     ArgumentError,
     Busy,
     CrlookupError,
@@ -51,7 +54,15 @@ from crlookup.core.errors import (
 from crlookup.core.i18n import _
 from crlookup.ui.failure import TOO_LONG, Failed, failed, unreadable
 from crlookup.ui.serve import SETTINGS
-from crlookup.ui.serve.endpoints import ENDPOINTS, LOOKUP, Endpoint, openapi, routed
+from crlookup.ui.serve.endpoints import (
+    ENDPOINTS,
+    LOOKUP,
+    QUICK,
+    SLOW,
+    Endpoint,
+    openapi,
+    routed,
+)
 from crlookup.version import __version__
 
 log = logging.getLogger("crlookup.serve")
@@ -194,26 +205,81 @@ def answered(shelf: Shelf, endpoint: Endpoint, values: dict) -> tuple[Any, str]:
     return endpoint.answer(lib, values), lib.path
 
 
-class Slow:
-    """The pool the slow commands (ask, diff, history) run in: `limit` at once, at most
-    `queue` waiting; beyond, 503 and Retry-After (the lookups are not held up by them)."""
+class Pool:
+    """Threads that answer what the event loop must not wait for (one request's minute was
+    every other request's minute: issue 47): `limit` at once, at most `queue` waiting beyond
+    them (more: Busy, 503 and Retry-After), each answered within `deadline` seconds of its
+    arrival, its wait included (later: Busy; its thread ends on its own, the searches at
+    SEARCH_SECONDS, and counts as busy until then)."""
 
-    def __init__(self, limit: int, queue: int):
-        self.pool = ThreadPoolExecutor(max(1, limit), thread_name_prefix="crlookup-slow")
-        self.limit, self.queue = max(1, limit), max(0, queue)
+    def __init__(self, name: str, limit: int, queue: int, deadline: float):
+        self.limit, self.queue, self.deadline = max(1, limit), max(0, queue), deadline
+        self.pool = ThreadPoolExecutor(self.limit, thread_name_prefix=f"crlookup-{name}")
         self.waiting = 0
 
     async def run(self, work: Callable[[], Any]) -> Any:
         if self.waiting >= self.limit + self.queue:
             raise Busy(_("too many questions at once: try again in a moment"))
         self.waiting += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self.pool, work)
-        finally:
-            self.waiting -= 1
+        future = asyncio.get_running_loop().run_in_executor(self.pool, work)
+        future.add_done_callback(self._done)
+        try:  # (shielded: the deadline leaves the work to end, and to be counted till then)
+            return await asyncio.wait_for(asyncio.shield(future), self.deadline)
+        except asyncio.TimeoutError:  # (not TimeoutError itself before Python 3.11)
+            raise Busy(
+                _("no answer within {seconds:g} s: try again in a moment").format(
+                    seconds=self.deadline
+                )
+            ) from None
+
+    def _done(self, future: asyncio.Future) -> None:
+        self.waiting -= 1
+        if not future.cancelled():
+            future.exception()  # (retrieved: an answer nobody waited for is no error)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _handler(endpoint: Endpoint, shelf: Shelf, slow: Slow):
+# Threads per worker answering searches and cards: one, as Python runs one at a time (a
+# second one took the event loop's turns too: rule lookups' p99 beside two worst-case
+# searches 388 ms with two, 201 with one); a search ends within SEARCH_SECONDS
+SEARCHERS = 1
+SEARCH_QUEUE = 64  # searches waiting per worker beyond them
+SLOW_SECONDS = 60.0  # a slow command's deadline (the longest diff, 2003 to 2026: 2 s)
+# How often a thread that computes gives the others their turn (Python's default: 5 ms). A
+# lookup on the event loop gives its turn up at each read of the library and waited that
+# long each time to have it back: beside a search running to its deadline, lookups' p99
+# was 201 ms at 5 ms, 50 ms at 1 ms (scripts/bench.py --only serve)
+SWITCH_SECONDS = 0.001
+
+
+class Pools(NamedTuple):
+    """Where the endpoints that are not QUICK are answered, by their cost."""
+
+    search: Pool
+    slow: Pool
+
+    @classmethod
+    def of(cls, settings: Settings) -> Pools:
+        return cls(
+            Pool("search", SEARCHERS, SEARCH_QUEUE, SEARCH_SECONDS + 5),
+            Pool("slow", settings.ask_limit, settings.ask_queue, SLOW_SECONDS),
+        )
+
+    async def answer(self, shelf: Shelf, endpoint: Endpoint, values: dict) -> tuple[Any, str]:
+        """`answered`, on the event loop if the endpoint is QUICK, else in its pool."""
+        if endpoint.cost == QUICK:
+            return answered(shelf, endpoint, values)
+        pool = self.slow if endpoint.cost == SLOW else self.search
+        return await pool.run(lambda: answered(shelf, endpoint, values))
+
+    def shutdown(self) -> None:
+        for pool in self:
+            pool.shutdown()
+
+
+def _handler(endpoint: Endpoint, shelf: Shelf, pools: Pools):
     async def handle(request: Request) -> Response:
         target = endpoint
         try:
@@ -221,12 +287,10 @@ def _handler(endpoint: Endpoint, shelf: Shelf, slow: Slow):
                 request.scope["query_string"].decode("utf-8"), keep_blank_values=True
             )
             values = endpoint.read(request.path_params, query)
-            if endpoint is LOOKUP:  # the command it goes to (cheap), then as that one
-                target, values = routed(shelf.library(), **values)
-            if target.slow:
-                data, path = await slow.run(lambda: answered(shelf, target, values))
-            else:
-                data, path = answered(shelf, target, values)
+            if endpoint is LOOKUP:  # the command it goes to, then answered as that one
+                given = values
+                target, values = await pools.search.run(lambda: routed(shelf.library(), **given))
+            data, path = await pools.answer(shelf, target, values)
         except CrlookupError as e:
             return refusal(e).response()
         command = target.command
@@ -249,8 +313,8 @@ class Guard:
     that are UTF-8 (percent-escapes of bytes that are no character: 400) without control
     characters; and, if set, at most `rate` requests a minute from one client address (each
     worker counts its own: behind N workers a client gets about N times as many). The client
-    is the peer's address, or the X-Forwarded-For of a proxy on this machine (uvicorn trusts
-    only loopback's: `forwarded_allow_ips`'s default)."""
+    is the peer's address, or the X-Forwarded-For of a proxy `--forwarded-allow-ips` names
+    (uvicorn reads it: loopback by default)."""
 
     def __init__(self, app, rate: int = 0):
         self.app = app
@@ -332,8 +396,9 @@ class Guard:
 def create(settings: Settings | None = None) -> Guard:
     """The application one worker serves (uvicorn's factory)."""
     settings = settings or Settings.from_env()
+    sys.setswitchinterval(SWITCH_SECONDS)
     shelf = Shelf(settings.root)
-    slow = Slow(settings.ask_limit, settings.ask_queue)
+    pools = Pools.of(settings)
     schema = openapi(__version__)
 
     async def healthz(request: Request) -> Response:
@@ -379,11 +444,13 @@ def create(settings: Settings | None = None) -> Guard:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         shelf.library()
-        slow.pool.submit(warm)
+        pools.slow.pool.submit(warm)
         yield
-        slow.pool.shutdown(wait=False, cancel_futures=True)
+        pools.shutdown()
 
-    routes = [Route(e.path, _handler(e, shelf, slow), name=e.command) for e in (*ENDPOINTS, LOOKUP)]
+    routes = [
+        Route(e.path, _handler(e, shelf, pools), name=e.command) for e in (*ENDPOINTS, LOOKUP)
+    ]
     routes += [Route("/healthz", healthz), Route("/openapi.json", schema_of)]
     app = Starlette(
         routes=routes,

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 #: The options no endpoint takes: how the command line shows what it prints.
 SHOWING = {"brief", "every"}
+#: What an endpoint costs (Endpoint.cost): bounded to milliseconds; a search; a slow command.
+QUICK, SEARCH, SLOW = "quick", "search", "slow"
 
 
 class Param(NamedTuple):
@@ -46,9 +48,11 @@ class Param(NamedTuple):
 class Endpoint(NamedTuple):
     """`path` answers as `command` does: `answer(library, values)` returns its JSON, what the
     crlookup.api method `method` returns (its first argument the command's argument, its
-    options by name); a `slow` one (a question, a diff) waits its turn among the slow ones
-    (crlookup.ui.serve.app). `options` are the command's (crlookup.ui.options); `arguments`
-    names its arguments in the request: {dest: (name, where, what)}."""
+    options by name). Its `cost` says where it is answered (crlookup.ui.serve.app): QUICK
+    ones (a few milliseconds, whatever is asked) on the worker's event loop; a SEARCH (up to
+    SEARCH_SECONDS) among the searches, a SLOW one (a question, a diff) among the slow ones,
+    each in threads of their own. `options` are the command's (crlookup.ui.options);
+    `arguments` names its arguments in the request: {dest: (name, where, what)}."""
 
     command: str
     path: str
@@ -56,7 +60,7 @@ class Endpoint(NamedTuple):
     options: Callable
     arguments: Mapping[str, tuple[str, str, str]]
     method: str
-    slow: bool = False
+    cost: str = "quick"
 
     def answer(self, lib: Library, values: dict[str, Any]) -> Any:
         """The command's --json for `values` (as `read` gives them)."""
@@ -163,6 +167,7 @@ ENDPOINTS = (
         options.SEARCH,
         {"words": ("q", "query", N_("The words to search for"))},
         "search",
+        cost=SEARCH,
     ),
     Endpoint(
         "define",
@@ -190,7 +195,7 @@ ENDPOINTS = (
             "new": ("new", "query", N_("The newer edition")),
         },
         "diff",
-        slow=True,
+        cost=SLOW,
     ),
     Endpoint(
         "history",
@@ -199,7 +204,7 @@ ENDPOINTS = (
         options.HISTORY,
         {"number": ("number", "path", N_("A rule number"))},
         "history",
-        slow=True,
+        cost=SLOW,
     ),
     Endpoint(
         "card",
@@ -208,6 +213,7 @@ ENDPOINTS = (
         options.CARD,
         {"words": ("name", "query", N_("A card's name, maybe misspelt or partial"))},
         "card",
+        cost=SEARCH,  # (a name no card has: the nearest of 34,565, and then its words)
     ),
     Endpoint(
         "ask",
@@ -216,7 +222,7 @@ ENDPOINTS = (
         options.ASK,
         {"words": ("q", "query", N_("A rules question"))},
         "ask",
-        slow=True,
+        cost=SLOW,
     ),
     Endpoint(
         "editions",
@@ -237,6 +243,7 @@ LOOKUP = Endpoint(
     options.LOOKUP,
     {"words": ("q", "query", N_("A rule number, a question, a term, a card's name or words"))},
     "route",  # (answered by the endpoint it goes to: `routed`)
+    cost=SEARCH,  # (where it goes is found among the searches: a card's name, the words)
 )
 
 
