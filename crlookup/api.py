@@ -868,12 +868,13 @@ def open(
 # ------------------------------------------------------------------------ the library home
 
 
-def adding_older_editions(label: str) -> bool:
-    """Whether a build's progress `label` is a wait for the older editions being added in
-    the background (rather than a build of the library)."""
-    from crlookup.builder.pipeline import ADDING
+def waiting_for(label: str) -> str | None:
+    """What a build whose progress is `label` waits for: "older editions" (being added in
+    the background), "another build" (of the library, by another crlookup), or None (it is a
+    build itself)."""
+    from crlookup.builder.pipeline import ADDING, ANOTHER
 
-    return label == ADDING
+    return "older editions" if label == ADDING else "another build" if label == ANOTHER else None
 
 
 def grow_failure(home: str | None = None) -> str | None:
@@ -950,57 +951,76 @@ def storage_error(error: OSError, home: str | None = None) -> StorageError | Non
 
 class Rebuilt(NamedTuple):
     """What `crlookup rebuild` made: the new library's folder, its editions, the ids of those
-    the user added, and the older editions still to come."""
+    the user added, and the older editions still to come; `by_another`: another rebuild, under
+    way when this one began, made it (this one waited for it, and had nothing left to do)."""
 
     path: str
     editions: int
     yours: tuple[str, ...]
     pending: int
+    by_another: bool = False
 
     def to_dict(self) -> dict:
         return {"path": self.path, "editions": self.editions, "yours": list(self.yours),
-                "pending": self.pending}  # fmt: skip
+                "pending": self.pending, "by_another": self.by_another}  # fmt: skip
 
 
 def rebuild(home: str | None = None, progress: Progress | None = None) -> Rebuilt:
     """Build the library again from its sources, the shipped editions and the user's own,
     nothing of the current library reused (`crlookup rebuild`); atomic like every build: until
     it is done, the current library answers."""
+    import time
+
     from crlookup.builder import pipeline
     from crlookup.core.paths import home as default_home
 
+    started = time.time()
     lib = pipeline.rebuild(home or default_home(), progress=progress, first=None)
     try:
         infos = lib.editions(None)
         yours = tuple(e.id for e in infos if e.origin == "user")
-        return Rebuilt(lib.path, len(infos), yours, lib.pending)
+        by_another = float(stamp(lib.path).get("built", started)) < started
+        return Rebuilt(lib.path, len(infos), yours, lib.pending, by_another)
     finally:
         lib.close()
 
 
 class Checkup(NamedTuple):
-    """What `crlookup doctor` found: every part of the library at `path` checked, and the older
-    editions still to come (`pending`) with why they could not be added (`pending_error`)."""
+    """What `crlookup doctor` found: every part of the library at `path` checked, the older
+    editions still to come (`pending`) with why they could not be added (`pending_error`),
+    and every file shipped in the package (`shipped`: its data, as the package recorded it)."""
 
     path: str
     parts: tuple[Finding, ...]
     pending: int
     pending_error: str | None
+    shipped: tuple[Finding, ...] = ()
 
     @property
     def damaged(self) -> list[Finding]:
         return [f for f in self.parts if f.damage]
 
     @property
+    def damaged_shipped(self) -> list[Finding]:
+        return [f for f in self.shipped if f.damage]
+
+    @property
     def ok(self) -> bool:
-        return not self.damaged and not self.pending_error
+        return not self.damaged and not self.damaged_shipped and not self.pending_error
 
     def to_dict(self) -> dict:
         return {"path": self.path, "ok": self.ok, "parts": [f.to_dict() for f in self.parts],
-                "pending": self.pending, "pending_error": self.pending_error}  # fmt: skip
+                "pending": self.pending, "pending_error": self.pending_error,
+                "shipped": [f.to_dict() for f in self.shipped]}  # fmt: skip
 
     def problem(self) -> str | None:
-        """The one line that says what is wrong, if something is (doctor then exits 1)."""
+        """The one line that says what is wrong, if something is (doctor then exits 1): a
+        shipped file first (only reinstalling mends it; a rebuild would read it)."""
+        from crlookup.core.errors import ShippedDamaged
+
+        shipped = self.damaged_shipped
+        if shipped:
+            return str(ShippedDamaged(shipped[0].path, shipped[0].damage))
         bad = self.damaged
         if bad:
             return ngettext(
@@ -1031,7 +1051,7 @@ def doctor(home: str | None = None) -> Checkup:
         raise NotFound(_("no library in {home} yet: any command builds it").format(home=root))
     found = health.check(path)
     count, failed = pipeline.pending(root, path)
-    return Checkup(path, tuple(found), count, failed)
+    return Checkup(path, tuple(found), count, failed, tuple(health.check_shipped()))
 
 
 class Ingested(NamedTuple):
@@ -1089,7 +1109,6 @@ __all__ = [
     "Route",
     "Typed",
     "Unresolved",
-    "adding_older_editions",
     "compatible",
     "current",
     "doctor",
@@ -1102,4 +1121,5 @@ __all__ = [
     "stamp",
     "storage_error",
     "update",
+    "waiting_for",
 ]

@@ -528,7 +528,8 @@ def test_a_build_killed_at_any_step_leaves_the_old_library_or_the_new(home, step
     # current is kept while a process may still read it: STALE seconds)
     monkeypatch.setattr(library_home, "STALE", 0)
     build.open_library(str(home)).close()
-    left = sorted(p.name for p in home.iterdir() if p.name not in ("current", ".lock", "parsed"))
+    kept = ("current", ".lock", "parsed", ".shipped")  # (.shipped: the package data found sound)
+    left = sorted(p.name for p in home.iterdir() if p.name not in kept)
     assert left == [now.name] or (step == "switched" and left == sorted([now.name, old.name]))
 
 
@@ -578,6 +579,41 @@ def test_queries_during_a_rebuild_answer_from_the_old_library(home):
     resume(home, "aligning the editions")
     process.wait(timeout=60)
     assert library(home) != old and run("rule", "702.2").code == 0
+
+
+def test_a_second_rebuild_waits_for_the_first_with_progress_and_has_nothing_left_to_do(home):
+    """Two `rebuild`s at once: the second says it waits for another build (not for "the older
+    editions"), and once the first is done it says there was nothing left to do, without a
+    build of its own (issue 47: it built the library again, past 500 s on a loaded machine,
+    a wait that looked like a hang)."""
+    import threading
+
+    old = library(home)
+    process = paused(home, "aligning the editions", 300)
+    second: list = []
+    waiting = threading.Thread(target=lambda: second.append(run("rebuild")))
+    waiting.start()
+    deadline = time.monotonic() + 30
+    while not (home / build.BUILDING).exists():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(0.5)  # (the second waits for the lock)
+    assert waiting.is_alive()
+    resume(home, "aligning the editions")
+    process.wait(timeout=120)
+    finished = time.monotonic()
+    waiting.join(timeout=60)
+    [done] = second
+    made = library(home)
+    assert made != old and time.monotonic() - finished < 30  # no build of its own after it
+    assert done.error.splitlines() == [
+        "crlookup: waiting for another crlookup building the library"
+    ]
+    assert done.output == (
+        f"another rebuild, under way when this one began, made {made}: nothing left to do\n"
+    )
+    assert not (home / build.BUILDING).exists()
+    assert {p.name for p in home.glob("library-*")} == {old.name, made.name}  # (none of its own)
 
 
 # --------------------------------------------------------------------------- hostile input

@@ -92,10 +92,61 @@ def test_card_shows_each_ruling_with_the_shipped_rules_it_applies(library):
     assert count == 16760
 
 
-def test_a_damaged_links_file_gives_no_rules(unread_links, monkeypatch, tmp_path):
-    (tmp_path / rulings.LINKS).write_bytes(b"not a database at all" * 100)
-    monkeypatch.setattr("crlookup.core.paths.package_data", lambda: str(tmp_path))
-    assert rulings.rules_for(unread_links, "Any ruling at all.") == []
+def test_a_damaged_links_file_is_said_in_one_line_with_the_fix(unread_links, monkeypatch, tmp_path):
+    """A truncated or overwritten ruling-links.sqlite is found against the package's record
+    (data/checksums.json), by `card` and by `doctor`: one line naming it and the fix (issue
+    47: every ruling lost its rules, with exit code 0 and no word, and doctor said ok)."""
+    import os
+    import shutil
+
+    from conftest import one_line, run
+
+    from crlookup.library import shipped
+
+    real = shipped.folder()
+    shutil.copy2(os.path.join(real, rulings.LINKS), tmp_path / rulings.LINKS)
+    record = {"files": {rulings.LINKS: shipped.recorded()[rulings.LINKS]}}  # (this one only)
+    (tmp_path / shipped.RECORD).write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setattr(shipped, "folder", lambda: str(tmp_path))
+    links = tmp_path / rulings.LINKS
+    assert "→ 305.7" in run("card", "Blood Moon").output  # as shipped (and now seen sound)
+
+    def refused(*command: str) -> str:
+        unread_links.reader._memo.pop(("rulings", "links"), None)
+        found = run(*command, code=1)
+        return one_line(found.error.strip().splitlines()[-1])
+
+    data = links.read_bytes()
+    links.write_bytes(data[: len(data) // 2])  # truncated
+    said = refused("card", "Blood Moon")
+    assert said == (
+        f"the installed file {links} is damaged ({len(data) // 2:,} bytes, not "
+        f"{len(data):,}): reinstall crlookup (pip install --force-reinstall crlookup)"
+    )
+    middle = len(data) // 2  # the same size, part of it overwritten: its time tells
+    links.write_bytes(data[:middle] + bytes(4096) + data[middle + 4096 :])
+    os.utime(links, ns=(os.stat(links).st_atime_ns, os.stat(links).st_mtime_ns + 10**9))
+    assert "(its contents differ from the package's)" in refused("card", "Blood Moon")
+    doctor = run("doctor", code=1)
+    assert f"  {links}  its contents differ from the package's" in doctor.output
+    assert str(links) in one_line(doctor.error) and "reinstall" in doctor.error
+    links.write_bytes(data)
+    assert "→ 305.7" in run("card", "Blood Moon").output
+
+
+def test_the_shipped_files_are_as_recorded():
+    """data/checksums.json records every shipped file as it is (scripts/checksums.py writes
+    it; after a change to data/, run it)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    found = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "checksums.py"), "--check"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert found.returncode == 0, found.stdout
 
 
 def test_each_ruling_ships_its_vector(library):

@@ -265,7 +265,21 @@ def test_hostile_requests_are_refused_in_one_line_and_the_server_keeps_serving(s
     assert _status_and_error(server.raw(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"))[0] == 400
     raw_bytes = "GET /v1/rule/702.19é HTTP/1.1\r\nHost: x\r\n\r\n".encode("latin-1")
     assert _status_and_error(server.raw(raw_bytes))[0] == 400
+    for old in (b"GET /healthz\r\n\r\n", b"GET /healthz HTTP/0.9\r\n\r\n"):  # (issue 47: 200)
+        assert _status_and_error(server.raw(old)) == (
+            400,
+            {"error": "the request could not be read as HTTP/1.1", "code": 2, "suggestions": []},
+        )
     assert server.get("/healthz")[0] == 200
+
+
+def test_a_trailing_slash_is_read_as_without_it(server):
+    """`/v1/rule/702.19b/` was a 307 with an empty body (issue 47)."""
+    assert server.get("/v1/rule/702.19b/")[:2] == server.get("/v1/rule/702.19b")[:2]
+    assert server.get("/v1/search/?q=trample")[0] == 200
+    assert server.get("/healthz/")[0] == 200
+    status, _data, _headers = answer = server.get("/v1/nothing/")
+    assert status == 404 and "no endpoint /v1/nothing" in error_of(answer)["error"]
 
 
 def test_a_slow_client_is_answered_408_and_holds_nothing(server):

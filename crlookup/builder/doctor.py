@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from crlookup.builder.stage import Finding
 
-__all__ = ["Finding", "check", "damaged"]
+__all__ = ["Finding", "check", "check_shipped", "damaged"]
 
 
 def check(path: str) -> list[Finding]:
@@ -51,6 +51,14 @@ def _checksums(path: str, found: list[Finding]) -> list[Finding]:
             elif not found[at].damage:
                 found[at] = Finding(e.part, e.path, e.detail)
     return found
+
+
+def check_shipped() -> list[Finding]:
+    """Every file shipped in the package, hashed and compared with what the package recorded
+    (crlookup.library.shipped): a damaged one is mended by reinstalling, not by a rebuild."""
+    from crlookup.library import shipped
+
+    return [Finding(name, path, damage) for name, path, damage in shipped.check()]
 
 
 def damaged(path: str) -> list[Finding]:

@@ -45,7 +45,7 @@ class SourceFile(NamedTuple):
     def name(self) -> str:
         return os.path.basename(self.path)
 
-    def _files(self) -> list[str]:
+    def files(self) -> list[str]:
         """The file, or a folder's files (a document published one file per section) sorted."""
         if os.path.isdir(self.path):
             return sorted(
@@ -59,7 +59,7 @@ class SourceFile(NamedTuple):
         """Size and modification time (a folder's: its files' total and the newest); (-1, -1)
         for a file that is not there (its parser says so when the library is built)."""
         try:
-            stats = [os.stat(f) for f in self._files()]
+            stats = [os.stat(f) for f in self.files()]
         except FileNotFoundError:
             return -1, -1
         return sum(st.st_size for st in stats), max((st.st_mtime_ns for st in stats), default=0)
@@ -68,7 +68,7 @@ class SourceFile(NamedTuple):
         """The file's SHA-256; a folder's: of its files' names and contents, in order."""
         import hashlib
 
-        files = self._files()
+        files = self.files()
         digest = hashlib.sha256()
         try:
             for path in files:

@@ -15,7 +15,6 @@ the other shipped ones and the translations while the library is in use (`_later
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import sqlite3
 import sys
@@ -26,7 +25,7 @@ from crlookup.builder.manifest import CARD_FORMATS, SourceFile, Unit
 from crlookup.core.errors import LibraryDamaged, StorageError
 from crlookup.core.i18n import N_, _
 from crlookup.core.paths import home as default_home
-from crlookup.library import home
+from crlookup.library import home, shipped
 from crlookup.library.database import (
     CHECKSUMS,
     DB,
@@ -167,16 +166,14 @@ def _start_growing(root: str) -> None:
 def grow(root: str) -> str:
     """Add the editions a first build left for later (the library stays in use meanwhile),
     telling a command that waits for them how far it got (`complete`)."""
-    told = os.path.join(root, GROWING)
-    try:
-        return build(root, progress=functools.partial(_tell, told))
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(told)
+    return build(root, doing=GROW)
 
 
-GROWING = ".growing"  # in the home: how far `grow` got ("done total"), for who waits for it
-ADDING = N_("adding the older editions")  # the label of the progress of a wait for them
+BUILDING = home.BUILDING  # in the home, while a build holds the lock: how far it got
+GROW, BUILD, REBUILD = "grow", "build", "rebuild"  # what a build is doing
+# the labels of the progress of a wait: for the older editions; for another build
+ADDING = N_("adding the older editions")
+ANOTHER = N_("another crlookup building the library")
 
 
 def pending(root: str, path: str) -> tuple[int, str | None]:
@@ -190,24 +187,45 @@ def pending(root: str, path: str) -> tuple[int, str | None]:
     return count, grow_failure(root) if count else None
 
 
-def _tell(path: str, done: int, total: int, label: str) -> None:
-    with contextlib.suppress(OSError):
-        write_atomic(path, f"{done} {total}".encode("ascii"))
+def _telling(root: str, doing: str, progress: Progress | None) -> Progress:
+    """`progress`, and how far the build got written to the home's BUILDING file as well."""
+    told = os.path.join(root, BUILDING)
+
+    def tell(done: int, total: int, label: str) -> None:
+        with contextlib.suppress(OSError):
+            write_atomic(told, f"{done} {total} {doing}".encode("ascii"))
+        if progress is not None:
+            progress(done, total, label)
+
+    return tell
 
 
-def _waiting(root: str, progress: Progress | None):
-    """What a build that waits for the home's lock does meanwhile: report how far the `grow`
-    that holds it got (it is most often the one that holds it)."""
-    if progress is None:
-        return None
+@contextlib.contextmanager
+def _told(root: str):
+    """The BUILDING file removed when the build that holds the lock is done."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(root, BUILDING))
+
+
+def _waiting(root: str, progress: Progress | None, seen: set[str]):
+    """What a build that waits for the home's lock does meanwhile: report how far the build
+    that holds it got (most often the `grow` adding the older editions; else another build),
+    and note in `seen` what that build is doing."""
 
     def report() -> None:
         try:
-            with open(os.path.join(root, GROWING), encoding="utf-8") as f:
-                done, total = (int(n) for n in f.read().split())
-        except (OSError, ValueError):
-            done, total = 0, 100
-        progress(min(done, total - 1), total, ADDING)
+            with open(os.path.join(root, BUILDING), encoding="utf-8") as f:
+                done_text, total_text, doing = f.read().split()
+                done, total = int(done_text), int(total_text)
+        except (OSError, ValueError):  # (not begun yet, or an older crlookup's)
+            done, total, doing = 0, 100, GROW
+        seen.clear()  # (what it is doing now: the last build that held the lock)
+        seen.add(doing)
+        if progress is not None:
+            progress(min(done, total - 1), total, ADDING if doing == GROW else ANOTHER)
 
     return report
 
@@ -321,6 +339,7 @@ def build(
     progress: Progress | None = None,
     first: int | None = None,
     fresh: bool = False,
+    doing: str | None = None,
 ) -> str:
     """Bring the library up to date with the sources and make it current; returns its path.
 
@@ -335,7 +354,10 @@ def build(
     With `first`, a library built anew takes only the newest `first` editions of an archive
     now (it records how many are still to come, `pending`); the next build adds them.
 
-    `fresh` builds it anew even if the current library looks up to date (`rebuild`).
+    `fresh` builds it anew even if the current library looks up to date (`rebuild`), unless
+    another rebuild made a library current while this one waited for it: that is returned.
+    What it is `doing` (GROW, BUILD or REBUILD: from `fresh` by default) and how far it got
+    are told to a build that waits for it meanwhile (with progress, not a silent hang).
 
     The new library is written beside the current one and replaces it in one rename.
     Raises `crlookup.SourceError` for a source that cannot be read, `StorageError` for a
@@ -346,7 +368,7 @@ def build(
     global _doing
     _doing = ""
     try:
-        return _build(root, files, progress, first, fresh)
+        return _build(root, files, progress, first, fresh, doing or (REBUILD if fresh else BUILD))
     except OSError as e:
         found = home.storage_error(e, root, doing=_doing or None)
         if found is None:
@@ -354,7 +376,7 @@ def build(
         raise found from None
 
 
-def _build(root, files, progress, first, fresh) -> str:
+def _build(root, files, progress, first, fresh, doing) -> str:
     import errno
     import shutil
     import time
@@ -363,8 +385,13 @@ def _build(root, files, progress, first, fresh) -> str:
 
     files = manifest.source_files(root) if files is None else files
     root_path = Path(root)
-    with home.locked(root, waiting=_waiting(root, progress)):
+    before, seen = home.current(root), set[str]()
+    with home.locked(root, waiting=_waiting(root, progress, seen)), _told(root):
+        _telling(root, doing, None)(0, 100, "")  # (at once: a waiter reads no stale one)
+        progress = _telling(root, doing, progress)
         path = home.current(root)
+        if fresh and REBUILD in seen and path is not None and path != before:
+            return path  # another rebuild did it while this one waited (issue 47: twice)
         base_stamp = {}
         if path is not None and not fresh:  # another process may have built it while we waited
             with (
@@ -378,6 +405,7 @@ def _build(root, files, progress, first, fresh) -> str:
                     return path
         home.sweep(root_path)
         _step(N_("reading the sources"))
+        shipped.verify_paths([p for f in files if f.origin == "shipped" for p in f.files()])
         tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp.mkdir()
         needed = None
@@ -442,9 +470,11 @@ def _build(root, files, progress, first, fresh) -> str:
         home.sweep(root_path, keep={final.name, os.path.basename(path) if path else ""})
         from crlookup.builder.stages.cards import DIGEST, cache_names
 
-        shipped = cache_names(files, stamp["sources"])
+        cached_cards = cache_names(files, stamp["sources"])
         for cached in (root_path / "parsed").glob("*"):
-            if cached.name.removesuffix(DIGEST) not in shipped:  # of card files no longer shipped
+            if (
+                cached.name.removesuffix(DIGEST) not in cached_cards
+            ):  # of card files no longer shipped
                 cached.unlink(missing_ok=True)
         return str(final)
 

@@ -122,6 +122,24 @@ class LibraryDamaged(LibraryError):
         self.part, self.path, self.detail = part, path, detail
 
 
+class ShippedDamaged(LibraryError):
+    """A file shipped inside the package (its data: the sources, the rulings' links, ...) is not
+    as the package recorded it: only reinstalling mends it (crlookup.library.shipped)."""
+
+    exit_code = NOT_FOUND
+
+    def __init__(self, path: str, detail: str):
+        from crlookup.core.i18n import _
+
+        super().__init__(
+            _(
+                "the installed file {path} is damaged ({detail}): reinstall crlookup "
+                "(pip install --force-reinstall crlookup)"
+            ).format(path=path, detail=detail)
+        )
+        self.path, self.detail = path, detail
+
+
 class Unrepairable(LibraryError):
     """A damaged library that could not be rebuilt (a full disk, a read-only home): the message
     names its folder and the way out."""

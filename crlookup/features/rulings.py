@@ -62,12 +62,13 @@ def save(path: str, edition: str, links: dict[str, list[str]], vectors: dict | N
 
 def _open() -> tuple[sqlite3.Connection, str] | None:
     """The shipped links, open read-only, and the edition they number rules in; None if the
-    file is missing or unreadable (`card` then shows rulings without their rules)."""
+    file is not shipped (`card` then shows rulings without their rules); ShippedDamaged if it
+    is not as the package recorded it (it was read as no links at all: issue 47)."""
     import sqlite3
 
-    from crlookup.core.paths import package_data
+    from crlookup.library import shipped
 
-    path = os.path.join(package_data(), LINKS)
+    path = shipped.verified(LINKS)
     if not os.path.exists(path):
         return None
     try:

@@ -10,7 +10,8 @@ use, the build lock, and the cleanup of what killed builds leave behind.
     sources/             editions the user ingested, with their manifest.json
     .lock                held while building, so that two processes never build at once
     .grow-failed         why adding the older editions in the background last failed
-    .growing             how far adding them got, for a command that waits for them
+    .building            how far the build holding the lock got, and whether it adds the
+                         older editions, builds or rebuilds: for a command that waits for it
 
 A build writes a new `library-<stamp>/` beside the current one and only then points `current`
 at it (`switch`): a failed or interrupted build leaves the previous library in use.
@@ -81,6 +82,11 @@ def current_names_none(root: str) -> bool:
 STALE = 600
 
 
+# How far the build that holds the lock got, and what it is doing ("done total doing"): for a
+# process that waits for the lock to show (crlookup.builder.pipeline); removed when it is done
+BUILDING = ".building"
+
+
 def tidy(root: str, path: str) -> None:
     """Remove what builds killed too hard for their own cleanup left behind (their unfinished
     folders, a half-written pointer, a finished library that never became current, a source
@@ -101,7 +107,8 @@ def tidy(root: str, path: str) -> None:
             return False
 
     left = [n for n in names if n.startswith("build-") or (n.startswith("current.") and n.endswith(".tmp"))
-            or (n.startswith("library-") and n != os.path.basename(path) and stale(n))]  # fmt: skip
+            or (n.startswith("library-") and n != os.path.basename(path) and stale(n))
+            or n == BUILDING]  # fmt: skip
     sources = os.path.join(root, "sources")
     with contextlib.suppress(OSError):
         left += [os.path.join("sources", n) for n in os.listdir(sources) if n.endswith(".tmp")]

@@ -384,11 +384,15 @@ class Index:
         until = time.monotonic() + SEARCH_SECONDS
 
         def run(parsed, limit: int, optimize: bool = True):
-            found = self.searcher.collector(
-                filter=allowed, limit=limit, terms=True, optimize=optimize
+            found = _until(
+                self.searcher.collector(limit=limit, terms=True, optimize=optimize), until
             )
+            if allowed is not None:  # (outermost, as whoosh wraps it: it sees the documents first)
+                from whoosh.collectors import FilterCollector
+
+                found = FilterCollector(found, allowed, None)
             try:
-                self.searcher.search_with_collector(parsed, _until(found, until))
+                self.searcher.search_with_collector(parsed, found)
                 return found.results()
             except _TimedOut:
                 raise SearchTimedOut(SEARCH_SECONDS) from None
@@ -614,8 +618,8 @@ class _TimedOut(Exception):
 
 def _until(collector, until: float):
     """`collector`, stopped with _TimedOut once time.monotonic() passes `until`: checked at each
-    document the query matches (whoosh's TimeLimitCollector starts a thread per search, and with
-    it an alarm signal that only the main thread may set)."""
+    document the query matches, filtered out or not (whoosh's TimeLimitCollector starts a
+    thread per search, and with it an alarm signal that only the main thread may set)."""
     return _until_class()(collector, until)
 
 
@@ -628,12 +632,12 @@ def _until_class():
             super().__init__(child)
             self.until = until
 
-        def collect_matches(self):
-            child, clock, until = self.child, time.monotonic, self.until
-            for docnum in child.matches():
+        def matches(self):
+            clock, until = time.monotonic, self.until
+            for docnum in self.child.matches():
                 if clock() > until:
                     raise _TimedOut
-                child.collect(docnum)
+                yield docnum
 
     return Until
 

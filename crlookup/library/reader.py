@@ -987,10 +987,10 @@ _ALIAS = re.compile(
 def missing_editions() -> tuple[tuple[str, str], ...]:
     """The official editions no copy of was found, with their set's name (data/manifest.json's
     "missing": recovered/NOTES.md says where they were looked for), oldest first."""
-    from crlookup.core.paths import package_data
+    from crlookup.library import shipped
 
     try:
-        with open(os.path.join(package_data(), "manifest.json"), encoding="utf-8") as f:
+        with open(shipped.verified("manifest.json"), encoding="utf-8") as f:
             listed = json.load(f).get("missing", {}).get("editions", {})
     except (OSError, ValueError, AttributeError):
         return ()

@@ -67,10 +67,11 @@ def passage_key(text: str) -> bytes:
 
 def shipped_vectors_path() -> str:
     """data/entry-vectors.npz, inside the installed package or in a source checkout (not
-    paths.data_dir(), which a library of the user's own sources may point elsewhere)."""
-    from crlookup.core.paths import package_data
+    paths.data_dir(), which a library of the user's own sources may point elsewhere), as the
+    package recorded it (else ShippedDamaged)."""
+    from crlookup.library import shipped
 
-    return os.path.join(package_data(), SHIPPED_VECTORS)
+    return shipped.verified(SHIPPED_VECTORS)
 
 
 class Shipped(Mapping):

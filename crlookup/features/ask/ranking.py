@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from typing import TYPE_CHECKING
 
 from crlookup.core.i18n import N_
@@ -83,9 +82,9 @@ GROUPS_SHOWN = 2
 def load_weights(kind: str = "weights") -> list[float]:
     """The learned weights, in FEATURES order (data/ranker.json): a question's ("weights"),
     or those a card's ruling is linked to its rules with ("rulings": rulings.py)."""
-    from crlookup.core.paths import package_data
+    from crlookup.library import shipped
 
-    with open(os.path.join(package_data(), RANKER), encoding="utf-8") as f:
+    with open(shipped.verified(RANKER), encoding="utf-8") as f:
         learned = json.load(f)[kind]
     return [learned[name] for name in FEATURES]
 

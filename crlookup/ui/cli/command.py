@@ -185,14 +185,16 @@ class BuildProgress:
     BuildProgress(plain) as progress:`, which takes the bar down however the work inside
     ends."""
 
-    def __init__(self, plain: bool):
+    def __init__(self, plain: bool, rebuilding: bool = False):
         self.plain = plain or not sys.stderr.isatty()
+        self.rebuilding = rebuilding  # (`crlookup rebuild`: asked for, whatever the sources)
         self.bar: Any = None  # rich's Progress, once a build reports
         self.task: Any = None
         self.built = False
         self.damaged = False  # `current` named no library (not a first use)
         self.healing = False  # a damaged library is being rebuilt: said already, in one line
         self.said: set[str] = set()  # (plain) what it said: a build, a wait for the older editions
+        self.waiting = False  # the bar shown is a wait's (for the older editions, another build)
 
     def __enter__(self) -> BuildProgress:
         return self
@@ -203,22 +205,30 @@ class BuildProgress:
             self.bar = None  # a later build (a damaged library rebuilt) shows a bar of its own
 
     def __call__(self, done: int, total: int, label: str) -> None:
-        waiting = api.adding_older_editions(label)
+        waiting = api.waiting_for(label)
         if not self.built:  # why it builds: an emptied `current` is damage, not a first use
             self.damaged = api.current_names_none()
         self.built = True
         if self.plain:
             said = (
                 _("crlookup: waiting for the older editions being added in the background")
+                if waiting == "older editions"
+                else _("crlookup: waiting for another crlookup building the library")
                 if waiting
                 else _("crlookup: rebuilding the library: its `current` names none (damaged)")
                 if self.damaged
+                else _("crlookup: rebuilding the library from its sources")
+                if self.rebuilding
                 else _("crlookup: building the library (first use or sources changed)")
             )
             if said not in self.said and done < total and not self.healing:
                 self.said.add(said)
                 click.echo(said, err=True)
             return
+        if self.bar is not None and self.waiting != bool(waiting):  # (a wait, then a build)
+            self.bar.stop()
+            self.bar = None
+        self.waiting = bool(waiting)
         if self.bar is None:
             from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 

@@ -27,10 +27,17 @@ def rebuild(as_json: bool):
 
     Example: crlookup rebuild
     """
-    with BuildProgress(plain=as_json) as progress:
+    with BuildProgress(plain=as_json, rebuilding=True) as progress:
         done = api.rebuild(progress=progress)
     if as_json:
         emit_json(done.to_dict())
+        return
+    if done.by_another:
+        click.echo(
+            _(
+                "another rebuild, under way when this one began, made {path}: nothing left to do"
+            ).format(path=done.path)
+        )
         return
     click.echo(
         ngettext(
@@ -56,6 +63,14 @@ def doctor(as_json: bool):
         click.echo(found.path)
         for f in found.parts:
             click.echo(f"  {f.part:<28} {f.damage or _('ok')}")
+        for f in found.damaged_shipped:
+            click.echo(f"  {f.path}  {f.damage}")
+        if found.shipped and not found.damaged_shipped:
+            files = ngettext("{count} file", "{count} files", len(found.shipped)).format(
+                count=len(found.shipped)
+            )
+            label = _("package data ({files})").format(files=files)
+            click.echo(f"  {label:<28} {_('ok')}")
         if found.pending:
             state = (
                 _("{count} could not be added: {reason}").format(

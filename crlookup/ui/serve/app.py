@@ -325,6 +325,10 @@ class Guard:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        if len(scope["path"]) > 1 and scope["path"].endswith("/"):  # "/v1/rule/702.19b/"
+            # answered as without it (Starlette answered a 307 with an empty body)
+            scope = dict(scope, path=scope["path"].rstrip("/") or "/")
+            scope["raw_path"] = (scope.get("raw_path") or b"").rstrip(b"/") or b"/"
         refused = self._check(scope)
         if refused is not None:
             return await refused.response()(scope, receive, send)

@@ -85,6 +85,10 @@ class Protocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._disarm()
+        if self.parser.get_http_version() not in ("1.0", "1.1"):  # ("GET /healthz": HTTP/0.9)
+            message = _("the request could not be read as HTTP/1.1")
+            self._refuse(400, message)
+            raise BadInput(message)
         super().on_headers_complete()
 
     def on_response_complete(self) -> None:
