@@ -1016,11 +1016,11 @@ class Checkup(NamedTuple):
     def problem(self) -> str | None:
         """The one line that says what is wrong, if something is (doctor then exits 1): a
         shipped file first (only reinstalling mends it; a rebuild would read it)."""
-        from crlookup.core.errors import ShippedDamaged
+        from crlookup.library.shipped import damaged
 
         shipped = self.damaged_shipped
         if shipped:
-            return str(ShippedDamaged(shipped[0].path, shipped[0].damage))
+            return str(damaged(shipped[0].path, shipped[0].damage))
         bad = self.damaged
         if bad:
             return ngettext(

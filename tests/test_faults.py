@@ -528,7 +528,7 @@ def test_a_build_killed_at_any_step_leaves_the_old_library_or_the_new(home, step
     # current is kept while a process may still read it: STALE seconds)
     monkeypatch.setattr(library_home, "STALE", 0)
     build.open_library(str(home)).close()
-    kept = ("current", ".lock", "parsed", ".shipped")  # (.shipped: the package data found sound)
+    kept = ("current", ".lock", "parsed")
     left = sorted(p.name for p in home.iterdir() if p.name not in kept)
     assert left == [now.name] or (step == "switched" and left == sorted([now.name, old.name]))
 

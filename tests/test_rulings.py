@@ -73,7 +73,7 @@ def unread_links(library):
 
 def test_rules_for_without_shipped_links_is_empty(unread_links, monkeypatch):
     monkeypatch.setattr(rulings, "LINKS", "no-such-file.sqlite")
-    assert rulings.rules_for(unread_links, "Any ruling at all.") == []
+    assert rulings.rules_for(unread_links.reader, "Any ruling at all.") == []
 
 
 def test_card_shows_each_ruling_with_the_shipped_rules_it_applies(library):

@@ -12,6 +12,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -572,3 +573,97 @@ def test_damaged_copies_of_the_real_file_raise_only_source_errors(draw):
     except SourceError:
         return
     assert len(editions) == 1
+
+
+# -- hostile PDFs (issue 47: half a gigabyte and minutes each, before) -------------------------
+
+
+def raw_pdf(*objects: bytes) -> bytes:
+    """A PDF of these objects (1 the catalogue), with its cross-reference table."""
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    table = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % at for at in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        table,
+    )
+    return out
+
+
+def one_page(content: bytes) -> bytes:
+    import zlib
+
+    packed = zlib.compress(content, 9)
+    return raw_pdf(
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(packed) + packed + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    )
+
+
+def test_a_page_tree_naming_one_page_a_million_times_is_refused_before_its_pages_are_read():
+    levels = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    for level in range(6):  # six levels of ten kids: 1.1 KB
+        kids = b" ".join([b"%d 0 R" % (3 + level)] * 10)
+        levels.append(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, 10 ** (6 - level)))
+    levels.append(b"<< /Type /Page /Parent 7 0 R /MediaBox [0 0 612 792] >>")
+    started = time.monotonic()
+    error = fails(raw_pdf(*levels))
+    assert (error.expected, error.found) == ("a PDF of at most 300 pages", "1,000,000 pages")
+    assert time.monotonic() - started < 10
+
+
+def test_a_stream_that_inflates_past_the_limit_is_refused_before_it_is_read():
+    text = b"BT /F1 12 Tf 72 712 Td (" + b"A" * 60 + b") Tj ET\n"
+    bomb = one_page(text * (17 * 1024 * 1024 // len(text)))  # 17 MB inflated, 40 KB packed
+    error = fails(bomb)
+    assert "inflate to at most 16 MB each and 64 MB in all" in error.expected
+    assert "inflating past 16 MB" in error.found
+
+
+def test_a_page_of_too_many_objects_is_refused_before_its_text_is_read():
+    text = b"".join(b"BT /F1 12 Tf 72 %d Td (AAAA) Tj ET\n" % (i % 700) for i in range(12_000))
+    error = fails(one_page(text))
+    assert error.found == "ValueError: page 1 holds 12,000 objects (at most 10,000)"
+
+
+def test_a_pdf_read_past_its_deadline_is_one_line(monkeypatch):
+    monkeypatch.setattr(tournament_pdf, "READ_SECONDS", 0.01)
+    error = fails(PDF.read_bytes())
+    assert error.expected == "a PDF read within 0.01 s"
+
+
+def test_mutated_copies_of_the_real_file_take_bounded_time_and_memory():
+    """Bytes of the real IPG overwritten, runs of it repeated or dropped (a seeded draw of 24):
+    each an edition or one line, within the deadline, PDFium's process within its memory."""
+    import random
+    import resource
+
+    draw = random.Random(47)
+    data = PDF.read_bytes()
+    for _ in range(24):
+        copy = bytearray(data)
+        at, size = draw.randrange(len(data)), draw.randrange(1, 4096)
+        how = draw.choice(["overwrite", "repeat", "drop"])
+        if how == "overwrite":
+            copy[at : at + size] = bytes(draw.randrange(256) for _ in range(size))[: len(copy) - at]
+        elif how == "repeat":
+            copy[at:at] = copy[at : at + size] * draw.randrange(2, 50)
+        else:
+            del copy[at : at + size]
+        started = time.monotonic()
+        try:
+            [edition] = tournament_pdf.read(PDF, bytes(copy))
+            assert edition.rules
+        except SourceError as e:
+            assert "\n" not in str(e)
+        assert time.monotonic() - started < tournament_pdf.READ_SECONDS + 5
+    used = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    assert used < tournament_pdf.READ_BYTES

@@ -405,7 +405,6 @@ def _build(root, files, progress, first, fresh, doing) -> str:
                     return path
         home.sweep(root_path)
         _step(N_("reading the sources"))
-        shipped.verify_paths([p for f in files if f.origin == "shipped" for p in f.files()])
         tmp = root_path / f"build-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         tmp.mkdir()
         needed = None
@@ -425,6 +424,9 @@ def _build(root, files, progress, first, fresh, doing) -> str:
                     for f in files
                 ],
             }
+            # the package's data, checked (its sources, what `card` and `ask` read): what a
+            # command then compares with a stat
+            stamp["shipped"] = shipped.found_sound(base_stamp.get("shipped"))
             wanted = manifest.units(files)
             known = None if fresh else _units_kept(path, base_stamp, stamp, files, wanted)
             needed = _space_needed(root, path if known is not None else None, files)

@@ -69,17 +69,7 @@ class QueryError(BadInput):
 
 class SearchTimedOut(QueryError):
     """A search stopped at its deadline, SEARCH_SECONDS (wildcards, in the rules or the cards,
-    that match much of everything)."""
-
-    def __init__(self, seconds: float = SEARCH_SECONDS) -> None:
-        from crlookup.core.i18n import _
-
-        super().__init__(
-            _(
-                "the search took more than {seconds:g} s and was stopped: give fewer "
-                "wildcards, or longer ones"
-            ).format(seconds=seconds)
-        )
+    that match much of everything): crlookup.library.index.timed_out says so."""
 
 
 class QuestionError(BadInput):
@@ -105,6 +95,9 @@ class SourceError(BadInput):
             msg += f", found {shown!r}"
         super().__init__(msg)
 
+    def __reduce__(self):  # (pickled as its parts: from a process that read the source)
+        return (type(self), (self.file, self.line, self.expected, self.found))
+
 
 class LibraryError(CrlookupError):
     """The library cannot be built or read."""
@@ -124,19 +117,13 @@ class LibraryDamaged(LibraryError):
 
 class ShippedDamaged(LibraryError):
     """A file shipped inside the package (its data: the sources, the rulings' links, ...) is not
-    as the package recorded it: only reinstalling mends it (crlookup.library.shipped)."""
+    as the package recorded it: only reinstalling mends it (crlookup.library.shipped, which
+    says so)."""
 
     exit_code = NOT_FOUND
 
-    def __init__(self, path: str, detail: str):
-        from crlookup.core.i18n import _
-
-        super().__init__(
-            _(
-                "the installed file {path} is damaged ({detail}): reinstall crlookup "
-                "(pip install --force-reinstall crlookup)"
-            ).format(path=path, detail=detail)
-        )
+    def __init__(self, message: str, path: str, detail: str):
+        super().__init__(message)
         self.path, self.detail = path, detail
 
 

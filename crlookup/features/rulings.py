@@ -60,15 +60,17 @@ def save(path: str, edition: str, links: dict[str, list[str]], vectors: dict | N
     db.close()
 
 
-def _open() -> tuple[sqlite3.Connection, str] | None:
+def _open(lib: Library | None = None) -> tuple[sqlite3.Connection, str] | None:
     """The shipped links, open read-only, and the edition they number rules in; None if the
     file is not shipped (`card` then shows rulings without their rules); ShippedDamaged if it
-    is not as the package recorded it (it was read as no links at all: issue 47)."""
+    is not as the package recorded it (it was read as no links at all: issue 47), checked
+    by a stat if `lib`'s build found it sound as it is, else by its hash."""
     import sqlite3
 
     from crlookup.library import shipped
 
-    path = shipped.verified(LINKS)
+    sound = (lib.meta("stamp") or {}).get("shipped") if lib is not None else None
+    path = shipped.verified(LINKS, sound)
     if not os.path.exists(path):
         return None
     try:
@@ -104,7 +106,7 @@ def _row(lib: Library, columns: str, text: str) -> tuple[tuple | None, str]:
     they number rules in."""
     import sqlite3
 
-    shipped = lib.memo(("rulings", "links"), _open)
+    shipped = lib.memo(("rulings", "links"), lambda: _open(lib))
     if shipped is None:
         return None, ""
     db, edition = shipped

@@ -23,7 +23,7 @@ import re
 import sqlite3
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.errors import MAX_WORDS, SEARCH_SECONDS, QueryError, SearchTimedOut
+from crlookup.core.errors import MAX_WORDS, SEARCH_SECONDS, QueryError
 from crlookup.core.i18n import _
 from crlookup.core.model import Card, Face, Ruling, Source
 from crlookup.core.names import check_name, name_key
@@ -452,7 +452,9 @@ class Cards:
             found = self._ruling_hits(expression, limit) if rulings else {}
         except sqlite3.OperationalError as e:
             if str(e) == "interrupted":  # (at the search's deadline)
-                raise SearchTimedOut(SEARCH_SECONDS) from None
+                from crlookup.library.index import timed_out
+
+                raise timed_out(SEARCH_SECONDS) from None
             raise QueryError(f"cannot search the cards for {expression!r}: {e}") from None
         hits: dict[int, tuple[int, float, CardHit]] = {}
         for card_id, name, types, data, alchemy, snippet, rank in rows:

@@ -394,8 +394,8 @@ class Index:
             try:
                 self.searcher.search_with_collector(parsed, found)
                 return found.results()
-            except _TimedOut:
-                raise SearchTimedOut(SEARCH_SECONDS) from None
+            except SearchTimedOut:
+                raise
             except RecursionError:
                 raise QueryError(f"the query is too deeply nested: {text[:60]!r}") from None
             except Exception as e:
@@ -612,12 +612,18 @@ class Index:
         return snippet or text[:200] + ("…" if len(text) > 200 else "")
 
 
-class _TimedOut(Exception):
-    """A search stopped at its deadline (`_until`)."""
+def timed_out(seconds: float) -> SearchTimedOut:
+    """What a search stopped at its deadline says (the rules' here, the cards' too)."""
+    return SearchTimedOut(
+        _(
+            "the search took more than {seconds:g} s and was stopped: give fewer wildcards, "
+            "or longer ones"
+        ).format(seconds=seconds)
+    )
 
 
 def _until(collector, until: float):
-    """`collector`, stopped with _TimedOut once time.monotonic() passes `until`: checked at each
+    """`collector`, stopped (SearchTimedOut) once time.monotonic() passes `until`: checked at each
     document the query matches, filtered out or not (whoosh's TimeLimitCollector starts a
     thread per search, and with it an alarm signal that only the main thread may set)."""
     return _until_class()(collector, until)
@@ -636,7 +642,7 @@ def _until_class():
             clock, until = time.monotonic, self.until
             for docnum in self.child.matches():
                 if clock() > until:
-                    raise _TimedOut
+                    raise timed_out(SEARCH_SECONDS)
                 yield docnum
 
     return Until

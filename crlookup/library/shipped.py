@@ -8,9 +8,9 @@ never read as if it were sound (issue 47: a truncated ruling-links.sqlite lost e
 rules, with exit code 0 and no word).
 
     check()          every shipped file, hashed: what `doctor` reports
-    verified(name)   the path of one a command is about to read: its size compared with the
-                     record (a stat), and its contents too if its size or time differ from
-                     when it was last found sound (the home's SEEN file remembers that)
+    found_sound()    every one checked by a build, which records their sizes and times
+    verified(name)   the path of one a command is about to read: a stat, and a hash too
+                     if its size or time differ from when the library's build found it sound
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Mapping
 
 from crlookup.core.errors import ShippedDamaged
 
 RECORD = "checksums.json"  # in data/: {"files": {name: {"size": bytes, "sha256": hex}}}
-SEEN = ".shipped"  # in the home: {path of a shipped file: [size, mtime_ns] when found sound}
 
 
 def folder() -> str:
@@ -73,36 +73,49 @@ def damage(name: str, path: str, hashed: bool = True) -> str:
     return ""
 
 
-def verified(name: str) -> str:
+def verified(name: str, sound: Mapping[str, list[int]] | None = None) -> str:
     """The path of the shipped file `name`, about to be read; ShippedDamaged if it is not as
-    the package recorded it. Hashed only when its size or time differ from when it was last
-    found sound in this home (a stat, otherwise)."""
+    the package recorded it. Hashed unless its size and time are those `sound` gives (what
+    the library's build found sound: `found_sound`), a stat otherwise."""
     path = os.path.join(folder(), name)
     if name not in recorded():
         return path
     try:
         st = os.stat(path)
     except OSError:
-        raise ShippedDamaged(path, "missing") from None
-    seen = _seen()
-    if seen.get(path) == [st.st_size, st.st_mtime_ns]:
+        raise damaged(path, "missing") from None
+    if sound is not None and sound.get(name) == [st.st_size, st.st_mtime_ns]:
         return path
     wrong = damage(name, path)
     if wrong:
-        raise ShippedDamaged(path, wrong)
-    seen[path] = [st.st_size, st.st_mtime_ns]
-    _remember(seen)
+        raise damaged(path, wrong)
     return path
 
 
-def verify_paths(paths: list[str]) -> None:
-    """Each of `paths` that is a shipped file `verified` (ShippedDamaged for the first that is
-    not as recorded): the sources a build is about to read."""
-    where = os.path.realpath(folder())
-    for path in paths:
-        real = os.path.realpath(path)
-        if real.startswith(where + os.sep):
-            verified(os.path.relpath(real, where).replace(os.sep, "/"))
+def found_sound(before: Mapping[str, list[int]] | None = None) -> dict[str, list[int]]:
+    """Every shipped file checked (hashed, unless its size and time are those `before` gives:
+    the previous build's), as a build records them: {name: [size, mtime_ns]}; ShippedDamaged
+    for the first that is not as the package recorded it."""
+    where, sound = folder(), {}
+    for name in sorted(recorded()):
+        verified(name, before)
+        st = os.stat(os.path.join(where, name))
+        sound[name] = [st.st_size, st.st_mtime_ns]
+    return sound
+
+
+def damaged(path: str, detail: str) -> ShippedDamaged:
+    """The error that says the shipped file at `path` is damaged, and the fix."""
+    from crlookup.core.i18n import _
+
+    return ShippedDamaged(
+        _(
+            "the installed file {path} is damaged ({detail}): reinstall crlookup "
+            "(pip install --force-reinstall crlookup)"
+        ).format(path=path, detail=detail),
+        path,
+        detail,
+    )
 
 
 def check() -> list[tuple[str, str, str]]:
@@ -110,37 +123,3 @@ def check() -> list[tuple[str, str, str]]:
     where = folder()
     return [(name, os.path.join(where, name), damage(name, os.path.join(where, name)))
             for name in sorted(recorded())]  # fmt: skip
-
-
-def _seen_path() -> str:
-    from crlookup.core import paths
-
-    return os.path.join(paths.home(), SEEN)
-
-
-_seen_cache: dict[str, dict] = {}
-
-
-def _seen() -> dict:
-    path = _seen_path()
-    if path not in _seen_cache:
-        try:
-            with open(path, encoding="utf-8") as f:
-                found = json.load(f)
-            _seen_cache[path] = found if isinstance(found, dict) else {}
-        except (OSError, ValueError):
-            _seen_cache[path] = {}
-    return _seen_cache[path]
-
-
-def _remember(seen: dict) -> None:
-    """The home's SEEN file written (not where the home does not exist yet, or is read-only:
-    the file is hashed again next time)."""
-    import contextlib
-
-    from crlookup.library.database import write_atomic
-
-    path = _seen_path()
-    if os.path.isdir(os.path.dirname(path)):
-        with contextlib.suppress(OSError):
-            write_atomic(path, json.dumps(seen, sort_keys=True).encode("utf-8"))

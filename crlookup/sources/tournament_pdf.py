@@ -37,6 +37,12 @@ Traps, and what is done about them:
 - A bold numbered line is a heading only in sequence (sections ascending, entries ascending
   within their section, appendix letters ascending); otherwise it is text (noted).
 
+- A hostile PDF is refused before PDFium reads its pages (issue 47: a 1.1 KB page tree that
+  names one page a million times, or a 4 MB stream that inflates to a gigabyte, each took
+  half a gigabyte and minutes): at most MAX_PAGES pages (the largest real MTR or IPG has
+  under 100), and its compressed streams, inflated to count them, at most MAX_STREAM bytes
+  each and MAX_INFLATED in all (the 2020 IPG's 72 streams: 0.9 MB, the largest 0.1 MB).
+
 Contract: `read` returns one `Edition` (lang "en", `document` "ipg" or "mtr" from the title on
 the first page, the date of its "Effective <Month D, YYYY>", `notes` listing every repair) whose
 rules are, in document order: a section `Rule(number="2", kind="section", title="Game Play
@@ -158,16 +164,111 @@ def read(path: PurePath, data: bytes) -> list[Edition]:
             "a complete PDF ending in '%%EOF' (this one is cut short)",
             _show(data[-20:]),
         )
+    _check_inflated(data, file)
+    return [parse(_extracted(data, file), file)]
+
+
+READ_SECONDS = 60  # the longest PDFium may take over a PDF (the 2020 IPG: 0.2 s)
+READ_BYTES = 1 << 30  # the most memory its process may take (the 2020 IPG: about 60 MB)
+
+# The child that reads a PDF: PDFium in a process of its own, its memory limited; the pages'
+# lines pickled back (or the SourceError)
+_CHILD = """
+import pickle, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (int(sys.argv[2]), int(sys.argv[2])))
+from crlookup.sources import tournament_pdf as pdf
+from crlookup.core.errors import SourceError
+data = sys.stdin.buffer.read()
+try:
+    import pypdfium2 as pdfium
+    found = pdf._extract(pdfium, data, sys.argv[1])
+except ImportError:
+    found = SourceError(sys.argv[1], None, "the PDF reader pypdfium2 installed", "none")
+except SourceError as e:
+    found = e
+except MemoryError:
+    found = SourceError(sys.argv[1], None, "a PDF read in at most 1 GB", "more")
+sys.stdout.buffer.write(pickle.dumps(found))
+"""
+
+
+def _extracted(data: bytes, file: str) -> list[list[Line]]:
+    """`_extract`, in a process of its own with at most READ_BYTES of memory and READ_SECONDS
+    of time (PDFium is C: a hostile page, one text object of millions of characters, took
+    minutes in it and could not be stopped in this process); without `resource` (Windows),
+    here."""
+    import pickle
+    import subprocess
+    import sys
+
     try:
+        import resource  # noqa: F401 (the child's limit)
+    except ImportError:
         import pypdfium2 as pdfium  # type: ignore[import-untyped]
-    except ImportError:  # a dependency: only a broken install lacks it
-        raise SourceError(file, None, "the PDF reader pypdfium2 installed", "none") from None
-    pages = _extract(pdfium, data, file)
-    return [parse(pages, file)]
+
+        return _extract(pdfium, data, file)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, file, str(READ_BYTES)],
+            input=data, capture_output=True, timeout=READ_SECONDS, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        raise SourceError(
+            file, None, f"a PDF read within {READ_SECONDS} s", "more time (a hostile page?)"
+        ) from None
+    try:
+        found = pickle.loads(done.stdout)  # (what our own child wrote)
+    except Exception:  # noqa: BLE001 - the child died: its memory, a crash of PDFium
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["died"]
+        raise SourceError(file, None, "a PDF that can be read", reason[0][:200]) from None
+    if isinstance(found, SourceError):
+        raise found
+    return found
 
 
 def _show(raw: bytes) -> str:
     return raw.decode("latin-1")
+
+
+MAX_PAGES = 300
+MAX_STREAM = 16 * 1024 * 1024  # bytes a compressed stream may inflate to
+MAX_INFLATED = 64 * 1024 * 1024  # and all of them together
+_STREAM = re.compile(rb"stream\r?\n")
+
+
+def _check_inflated(data: bytes, file: str) -> None:
+    """SourceError if a compressed (Flate) stream of the PDF inflates to more than MAX_STREAM
+    bytes, or all of them to more than MAX_INFLATED: each inflated a megabyte at a time and
+    counted, never held. (A stream that is not Flate, an image, counts as its own length.)"""
+    import zlib
+
+    total = 0
+    at = 0
+    while (found := _STREAM.search(data, at)) is not None:
+        end = data.find(b"endstream", found.end())
+        if end < 0:
+            break
+        size, rest = 0, data[found.end() : end]
+        inflating = zlib.decompressobj()
+        try:
+            while rest and not inflating.eof and size <= MAX_STREAM:
+                out = inflating.decompress(rest, 1 << 20)
+                if not out and inflating.unconsumed_tail == rest:
+                    break  # (bytes after its end: no progress)
+                size, rest = size + len(out), inflating.unconsumed_tail
+        except zlib.error:
+            size = end - found.end()
+        total += size
+        if size > MAX_STREAM or total > MAX_INFLATED:
+            raise SourceError(
+                file,
+                None,
+                f"a PDF whose streams inflate to at most {MAX_STREAM >> 20} MB each and "
+                f"{MAX_INFLATED >> 20} MB in all",
+                f"a stream at byte {found.end():,} inflating past "
+                f"{(MAX_STREAM if size > MAX_STREAM else MAX_INFLATED) >> 20} MB",
+            )
+        at = end + len(b"endstream")
 
 
 # -- the PDF library, at the boundary: every failure of it becomes a SourceError ------------
@@ -188,6 +289,10 @@ def _extract(pdfium: Any, data: bytes, file: str) -> list[list[Line]]:
         raise SourceError(
             file, None, "a PDF that can be read", f"{type(e).__name__}: {e}"
         ) from None
+    count = len(doc)  # (counted from the page tree: no page read yet)
+    if count > MAX_PAGES:
+        doc.close()
+        raise SourceError(file, None, f"a PDF of at most {MAX_PAGES} pages", f"{count:,} pages")
     try:
         return [_page_lines(pdfium, doc[i], i + 1) for i in range(len(doc))]
     except Exception as e:  # noqa: BLE001 - whatever PDFium raises on a damaged page
@@ -198,11 +303,17 @@ def _extract(pdfium: Any, data: bytes, file: str) -> list[list[Line]]:
         doc.close()
 
 
+MAX_OBJECTS = 10_000  # what a page may hold (the 2020 IPG's pages: at most 440)
+
+
 def _page_lines(pdfium: Any, page: Any, number: int) -> list[Line]:
     import ctypes
 
     raw = pdfium.raw
     width = page.get_width()
+    objects = raw.FPDFPage_CountObjects(page)
+    if objects > MAX_OBJECTS:  # (before its text is read: that took minutes)
+        raise ValueError(f"page {number} holds {objects:,} objects (at most {MAX_OBJECTS:,})")
     textpage = page.get_textpage()
     try:
         if textpage.count_chars() <= 0:
