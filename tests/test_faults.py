@@ -271,6 +271,32 @@ def test_damage_to_any_file_of_the_home_is_answered_or_healed_in_one_line(
         assert (again.output, again.error) == (answers[tuple(args)], ""), (part, how)
 
 
+@pytest.mark.parametrize(
+    "named", ["library-20000101000000-000000", "../../etc", "/etc", "library-\u00e9", ""]
+)
+def test_a_current_naming_no_library_of_the_home_is_healed_in_one_line(small_archive, named):
+    """`current` naming a library that does not exist, or a folder outside the home (issue 47,
+    the fuzz's remaining classes): one line, the library rebuilt in the home, then quiet."""
+    from crlookup.builder import pipeline
+
+    home = Path(home_of_archive(small_archive))
+    (home / "current").write_text(named, encoding="utf-8")
+    first = run("rule", "100.1", "--edition", "en-2004-10-01")
+    assert first.error == "crlookup: rebuilding the library: its `current` names none (damaged)\n"
+    made = (home / "current").read_text(encoding="utf-8")
+    assert made.startswith("library-") and (home / made).is_dir()
+    pipeline.complete(str(home)).close()  # (the older editions, added)
+    assert run("rule", "100.1", "--edition", "en-2004-10-01").error == ""
+
+
+def home_of_archive(data: Path) -> str:
+    from crlookup.builder import pipeline
+
+    home = os.environ["CRLOOKUP_HOME"]
+    pipeline.open_library(home).close()
+    return home
+
+
 def test_a_full_disk_before_a_build_is_one_line_and_leaves_nothing(small_data, monkeypatch):
     import shutil
 

@@ -280,7 +280,7 @@ def open_library(as_json: bool = False) -> api.Library:
     finally:
         progress.__exit__()
     for note in lib.warnings(built=progress.built):
-        if note.kind != "pending" or not (as_json or progress.healing):
+        if note.kind != "pending" or not (as_json or progress.healing or progress.damaged):
             click.echo(note.text, err=True)
     opened["library"] = lib
     return lib
