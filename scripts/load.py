@@ -31,6 +31,8 @@ class Load:
     statuses: dict[int, int] = field(default_factory=dict)  # how many of each status
     failed: list[str] = field(default_factory=list)  # why each failed request failed
     kinds: dict[str, list[float]] = field(default_factory=dict)  # latencies by endpoint
+    libraries: dict[str, int] = field(default_factory=dict)  # answers from each library
+    first: dict[str, float] = field(default_factory=dict)  # its first, time.monotonic()
 
     @property
     def requests(self) -> int:
@@ -67,17 +69,22 @@ def _kind(path: str) -> str:
     return parts[1] if parts[0] == "v1" and len(parts) > 1 else parts[0]
 
 
-async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+async def _read_response(reader: asyncio.StreamReader) -> tuple[int, str]:
+    """The status of the response and the library that answered it (X-Crlookup-Library)."""
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split()[1])
-    length = 0
+    length, library = 0, ""
     for line in lines[1:]:
         name, _sep, value = line.partition(":")
-        if name.strip().lower() == "content-length":
+        name = name.strip().lower()
+        if name == "content-length":
             length = int(value)
-    body = await reader.readexactly(length) if length else b""
-    return status, body
+        elif name == "x-crlookup-library":
+            library = value.strip()
+    if length:
+        await reader.readexactly(length)
+    return status, library
 
 
 async def _client(
@@ -100,7 +107,7 @@ async def _client(
                 reader, writer = await asyncio.open_connection(host, port)
             assert reader is not None
             writer.write(request)
-            status, _body = await _read_response(reader)
+            status, library = await _read_response(reader)
         except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
             done.failed.append(f"connection: {path}: {type(e).__name__} {e}")
             if writer is not None:
@@ -111,14 +118,16 @@ async def _client(
         done.latencies.append(took)
         done.kinds.setdefault(_kind(path), []).append(took)
         done.statuses[status] = done.statuses.get(status, 0) + 1
+        if library:
+            done.libraries[library] = done.libraries.get(library, 0) + 1
+            done.first.setdefault(library, time.monotonic())
         if status >= 500 or (status >= 400 and path in ok):
             done.failed.append(f"status {status}: {path}")
     if writer is not None:
         writer.close()
 
 
-async def _load(host, port, paths, connections, requests, ok, until) -> Load:
-    done = Load()
+async def _load(host, port, paths, connections, requests, ok, until, done) -> Load:
     todo = list(range(requests - 1, -1, -1))
     start = time.perf_counter()
     clients = [_client(host, port, paths, todo, done, ok, until) for _ in range(connections)]
@@ -136,10 +145,11 @@ def load(
     requests: int = 1000,
     ok: set[str] | None = None,
     until: Callable[[], bool] | None = None,
+    into: Load | None = None,
 ) -> Load:
     """`requests` requests of `paths` (in turn) over `connections` keep-alive connections (or,
     with `until`, as many as are answered until it returns True); `ok`: the paths that must be
-    answered 2xx (every path, by default)."""
+    answered 2xx (every path, by default); `into`: the `Load` to fill (`until` can read it)."""
     try:
         import uvloop  # (the serve extra's): the client costs less of the machine it shares
     except ImportError:
@@ -147,7 +157,8 @@ def load(
     else:
         runner = uvloop.run
     wanted = set(paths) if ok is None else ok
-    return runner(_load(host, port, paths, connections, requests, wanted, until))
+    done = Load() if into is None else into
+    return runner(_load(host, port, paths, connections, requests, wanted, until, done))
 
 
 def main() -> None:

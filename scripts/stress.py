@@ -2,9 +2,14 @@
 (1) during `crlookup rebuild` on the same library home, (2) right after it, and (3) right after
 first use in an empty home (the archive's older editions still being added); every output is
 compared with the same command's output on the complete library before. Reports the failed
-and the differing commands, and the wall times.
+and the differing commands, and the wall times. (4) `crlookup serve` on the home, loaded while
+`crlookup rebuild` runs twice: the failed requests, rule lookups' p50 and p99 during it, and
+how soon after each rebuild made its library current the server answered from it.
 
-    CRLOOKUP_HOME=... python scripts/stress.py --commands 200 --at-once 8 [--no-first-use]
+    CRLOOKUP_HOME=... python scripts/stress.py --commands 200 --at-once 8 [--rounds ...]
+
+CI-sized: CRLOOKUP_DATA naming a small data folder (the suite's `small_data`); the suite runs
+round 4 so (tests/test_serve.py).
 
 With STRESS_DIFFS=FOLDER, the first differing output of each round is written there, with the
 one it was compared to.
@@ -15,11 +20,15 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 
 QUERIES = [
     ["rule", "702.19b"],
@@ -44,16 +53,30 @@ QUERIES = [
 ]
 
 
+# What bots ask of a server, in turn (the small library of the suite has each); a rule must be
+# answered 200, the others anything but 5xx.
+SERVED = [
+    "/v1/rule/702.2",
+    "/v1/rule/702.19b",
+    "/v1/search?q=deathtouch+trample&limit=5",
+    "/v1/card?name=Giant%20Spider",
+    "/v1/refs/702.19",
+    "/v1/history/702.19b",
+    "/v1/ask?q=Can%20my%20Giant%20Spider%20block%20Serra%20Angel%3F&limit=3",
+    "/v1/editions",
+]
+CRLOOKUP = [sys.executable, "-c", "from crlookup.ui.cli import main; main()"]
+ROUNDS = ("rebuild", "after", "first-use", "serve")
+
+
 def crlookup(args: list[str], home: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, NO_COLOR="1", **({"CRLOOKUP_HOME": home} if home else {}))
-    return subprocess.run(
-        [sys.executable, "-c", "from crlookup.ui.cli import main; main()", *args],
-        capture_output=True, text=True, env=env, check=False,
-    )  # fmt: skip
+    return subprocess.run([*CRLOOKUP, *args], capture_output=True, text=True, env=env, check=False)
 
 
-def load(todo: list[list[str]], at_once: int, home: str | None = None) -> list:
-    with ThreadPoolExecutor(at_once) as pool:
+def at_once(todo: list[list[str]], count: int, home: str | None = None) -> list:
+    """Each command of `todo`, `count` at a time, each a process of its own."""
+    with ThreadPoolExecutor(count) as pool:
         return list(pool.map(lambda args: crlookup(args, home), todo))
 
 
@@ -80,12 +103,142 @@ def report(what: str, todo: list, results: list, expected: dict, seconds: float)
     return len(failed) + len(differing)
 
 
+@dataclass
+class Served:
+    """How a server held while the library was rebuilt under it (round 4)."""
+
+    load: object  # load.Load: every request, during and after the rebuilds
+    rebuilds: list[int] = field(default_factory=list)  # each rebuild's exit code
+    libraries: list[str] = field(default_factory=list)  # current before, then after each
+    switched: list[float | None] = field(default_factory=list)  # s from a rebuild making its
+    # library current to the first answer from it (None: not within `patience`)
+
+    @property
+    def bad(self) -> int:
+        """The failed requests and rebuilds, and the switches not seen."""
+        return (
+            len(self.load.failed)
+            + sum(1 for code in self.rebuilds if code)
+            + sum(1 for s in self.switched if s is None)
+        )
+
+    def summary(self) -> str:
+        seen = ", ".join("not seen" if s is None else f"{s:.2f} s" for s in self.switched)
+        return (
+            f"serve during {len(self.rebuilds)} `crlookup rebuild`s: {self.load.summary()}\n"
+            f"  the first answer from each new library, after it was made current: {seen}"
+        )
+
+
+def _current(home: str) -> str:
+    with open(os.path.join(home, "current"), encoding="utf-8") as f:
+        return f.read().strip()
+
+
+def serve_round(
+    home: str, *, workers: int = 2, connections: int = 8, rebuilds: int = 2, patience=30.0
+) -> Served:
+    """(4) `crlookup serve --workers W` on `home`, SERVED over `connections` keep-alive
+    connections while `crlookup rebuild` runs `rebuilds` times, one after the other, and until
+    the server has answered from the last one's library (or `patience` seconds after it)."""
+    from load import Load, load  # (scripts/load.py)
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, CRLOOKUP_HOME=home)
+    server = subprocess.Popen(
+        [*CRLOOKUP, "serve", "--port", str(port), "--workers", str(workers), "--rate-limit", "0"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    started = time.monotonic()
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
+                break
+        except OSError:
+            if server.poll() is not None or time.monotonic() - started > 120:
+                server.kill()
+                why = server.communicate()[1]
+                raise SystemExit(f"crlookup serve did not start: {why}") from None
+            time.sleep(0.05)
+    done = Served(Load(), libraries=[_current(home)])
+    over = threading.Event()
+
+    def rebuild() -> None:
+        try:
+            for _ in range(rebuilds):
+                before, changed = _current(home), None
+                running = subprocess.Popen(
+                    [*CRLOOKUP, "rebuild"], env=env,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                )  # fmt: skip
+                while running.poll() is None or changed is None:  # when `current` changes
+                    if changed is None and _current(home) != before:
+                        changed = time.monotonic()
+                    if running.poll() is not None and changed is None:
+                        changed = time.monotonic()  # (failed, or as quick as one look)
+                    time.sleep(0.005)
+                name = _current(home)
+                done.rebuilds.append(running.returncode)
+                done.libraries.append(name)
+                while name not in done.load.first:  # (answered by any worker)
+                    if time.monotonic() - changed > patience:
+                        break
+                    time.sleep(0.01)
+                seen = done.load.first.get(name)
+                done.switched.append(None if seen is None else max(0.0, seen - changed))
+        finally:
+            over.set()
+
+    rebuilding = threading.Thread(target=rebuild)
+    try:
+        rebuilding.start()
+        rules = {p for p in SERVED if p.startswith("/v1/rule/")}
+        load(
+            SERVED, port=port, connections=connections, ok=rules, until=over.is_set, into=done.load
+        )
+        rebuilding.join()
+    finally:
+        over.set()
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    return done
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--commands", type=int, default=200)
     ap.add_argument("--at-once", type=int, default=8)
-    ap.add_argument("--no-first-use", action="store_true", help="skip round 3 (a full build)")
+    ap.add_argument(
+        "--rounds",
+        default=",".join(ROUNDS),
+        help=f"which rounds, of {','.join(ROUNDS)} (first-use: a full build in an empty home)",
+    )
     args = ap.parse_args()
+    rounds = set(args.rounds.split(","))
+    if rounds - set(ROUNDS):
+        ap.error(f"no such round: {', '.join(sorted(rounds - set(ROUNDS)))}")
+    bad = 0
+    if rounds & {"rebuild", "after", "first-use"}:
+        bad += command_rounds(rounds, args.commands, args.at_once)
+    if "serve" in rounds:
+        from crlookup.core.paths import home as default_home
+
+        served = serve_round(os.environ.get("CRLOOKUP_HOME") or default_home())
+        print(served.summary())
+        for reason in sorted(set(served.load.failed))[:5]:
+            print(f"  {reason}")
+        bad += served.bad
+    return 1 if bad else 0
+
+
+def command_rounds(rounds: set[str], commands: int, count: int) -> int:
+    """Rounds 1-3: the commands that failed or answered otherwise."""
     crlookup(["history", "702.2"])  # a library with every edition to start from
     expected = {}
     for query in QUERIES:
@@ -94,40 +247,42 @@ def main() -> int:
             print(f"{' '.join(query)}: exit {done.returncode}: {done.stderr.strip()}")
             return 1
         expected[str(query)] = done.stdout
-    todo = list(itertools.islice(itertools.cycle(QUERIES), args.commands))
+    todo = list(itertools.islice(itertools.cycle(QUERIES), commands))
     bad = 0
 
-    start = time.monotonic()
-    rebuild = subprocess.Popen(
-        [sys.executable, "-c", "from crlookup.ui.cli import main; main()", "rebuild"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    results = load(todo, args.at_once)
-    queries = time.monotonic() - start
-    during = rebuild.poll() is None
-    rebuild.wait()
-    total = time.monotonic() - start
-    print(
-        f"`crlookup rebuild`: exit {rebuild.returncode}, {total:.1f} s, still running when the "
-        f"commands ended: {during}"
-    )
-    bad += report("during the rebuild", todo, results, expected, queries) + rebuild.returncode
+    if "rebuild" in rounds:
+        start = time.monotonic()
+        rebuild = subprocess.Popen(
+            [*CRLOOKUP, "rebuild"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        results = at_once(todo, count)
+        queries = time.monotonic() - start
+        during = rebuild.poll() is None
+        rebuild.wait()
+        total = time.monotonic() - start
+        print(
+            f"`crlookup rebuild`: exit {rebuild.returncode}, {total:.1f} s, still running when "
+            f"the commands ended: {during}"
+        )
+        bad += report("during the rebuild", todo, results, expected, queries)
+        bad += rebuild.returncode
 
-    start = time.monotonic()
-    results = load(todo, args.at_once)
-    bad += report("right after it", todo, results, expected, time.monotonic() - start)
+    if "after" in rounds:
+        start = time.monotonic()
+        results = at_once(todo, count)
+        bad += report("right after it", todo, results, expected, time.monotonic() - start)
 
-    if not args.no_first_use:
+    if "first-use" in rounds:
         with tempfile.TemporaryDirectory(prefix="crlookup-stress-") as home:
             start = time.monotonic()
             first = crlookup(["rule", "100.1"], home)
             built = time.monotonic() - start
-            results = load(todo, args.at_once, home)
+            results = at_once(todo, count, home)
             seconds = time.monotonic() - start - built
             print(f"first use: exit {first.returncode}, {built:.1f} s")
             bad += report("right after first use", todo, results, expected, seconds)
             bad += first.returncode
-    return 1 if bad else 0
+    return bad
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import http.client
+import importlib
 import json
 import os
 import socket
@@ -20,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import examples, run
+from conftest import OFFICIAL, ROOT, examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -398,7 +399,10 @@ def test_sigterm_under_load_stops_within_the_graceful_timeout(built_home):
     for t in clients:
         t.join()
     assert stopped < 5 + 1, (stopped, answers)
-    assert answers["ask"] == 200 and answers["search"] in (200, 400), answers
+    assert answers["ask"] == 200, answers
+    # the search that came first is answered (by its deadline, 5 s: 400); the one waiting for
+    # the search thread may be closed (which came first, the test cannot choose)
+    assert {answers["search"], answers["waiting search"]} & {200, 400}, answers
     assert all(a in (200, 400, 503) or isinstance(a, str) for a in answers.values()), answers
     assert "Traceback" not in server.log.read_text()
 
@@ -406,44 +410,52 @@ def test_sigterm_under_load_stops_within_the_graceful_timeout(built_home):
 # ------------------------------------------------------------------ a rebuild, and the limits
 
 
-def test_a_rebuild_is_taken_up_without_a_failed_request(small_data, tmp_path):
-    home = tmp_path / "home"
+def test_a_rebuild_is_taken_up_without_a_failed_request(small_data, monkeypatch):
+    """scripts/stress.py's serve round, CI-sized (issue 47: on the full library, the switch to
+    the new library was not seen within 400 s of a loaded machine): two rebuilds one after the
+    other under load, each library answered from soon after its rebuild, no request failed."""
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    stress = importlib.import_module("stress")
     run("rule", "702.2")  # the small library built
-    server = Server(home, "--rate-limit", "0")
-    failures: list[str] = []
-    libraries: set[str] = set()
-    stop = threading.Event()
+    home = os.environ["CRLOOKUP_HOME"]
+    served = stress.serve_round(home, workers=2, connections=4, rebuilds=2, patience=30)
+    first, *rebuilt = served.libraries
+    assert served.rebuilds == [0, 0] and served.load.failed == [], served.summary()
+    assert None not in served.switched, served.summary()  # each new library answered
+    assert len(set(served.libraries)) == 3 and set(rebuilt) <= set(served.load.libraries)
+    assert not os.path.exists(os.path.join(home, first))  # the one it opened first, removed
+    assert served.load.kinds["rule"] and served.load.kinds["ask"]  # (every kind was asked)
 
-    def hammer() -> None:
-        while not stop.is_set():
-            status, data, headers = server.get("/v1/rule/702.2")
-            if status != 200:
-                failures.append(f"{status} {data[:200]!r}")
-            else:
-                libraries.add(headers["x-crlookup-library"])
 
+def test_your_manifest_damaged_under_a_server_leaves_it_answering(small_home):
+    """Issue 47, the home fuzz's remaining class: sources/manifest.json damaged while serving.
+    The server answers from its library as before (it never reads the manifest); one started
+    on the damaged manifest says so in one line, makes it again, and answers the same."""
+    run("ingest", str(OFFICIAL / "MagicCompRules-2003-03-15.txt"), "--id", "mine-2003")
+    manifest = small_home / "sources" / "manifest.json"
+    path = "/v1/rule/100.1?edition=mine-2003"
+    server = Server(small_home)
     try:
-        before = json.loads(server.get("/healthz")[1])["library"]
-        clients = [threading.Thread(target=hammer) for _ in range(4)]
-        for c in clients:
-            c.start()
-        for _ in range(2):  # twice: the library the server opened first is removed by then
-            rebuilt = subprocess.run(
-                [*CRLOOKUP, "rebuild"],
-                capture_output=True, text=True, check=False,
-            )  # fmt: skip
-            assert rebuilt.returncode == 0, rebuilt.stderr
-            time.sleep(0.5)
-        stop.set()
-        for c in clients:
-            c.join()
-        after = json.loads(server.get("/healthz")[1])["library"]
+        before = server.get(path)
+        manifest.write_bytes(b'{"sources": [{"file": "MagicComp')
+        after, health = server.get(path), server.get("/healthz")
     finally:
-        stop.set()
         server.stop()
-    assert failures == []
-    assert after != before and not os.path.exists(before)  # answered from the newest
-    assert len(libraries) >= 2
+    assert before[0] == after[0] == health[0] == 200 and after[1] == before[1]
+    again = Server(small_home)
+    try:
+        status, data, _headers = again.get(path)
+    finally:
+        again.stop()
+    assert (status, data) == (200, before[1])
+    said = [line for line in again.log.read_text().splitlines() if line.startswith("crlookup:")]
+    assert len(said) == 2 and said[1].startswith("crlookup: serving "), said  # one line before
+    assert said[0].startswith(
+        "crlookup: library damaged (sources/manifest.json: not a valid source manifest ("
+    ), said
+    assert json.loads(manifest.read_text(encoding="utf-8"))["sources"][0]["editions"] == [
+        "mine-2003"
+    ]
 
 
 def test_a_rate_limit_answers_429_with_when_to_try_again(small_data, tmp_path):
