@@ -327,8 +327,8 @@ def serve_paths(home: str) -> tuple[list[str], list[str]]:
     draw = random.Random(34)
     latest = lib.edition().id
     numbers = [r.number for r in lib.entries(latest) if r.kind != "section"]
-    terms = [g.term for g in lib.glossary(latest)]
-    names = [r[0] for r in lib.cards().db.execute("SELECT name FROM cards ORDER BY id")]
+    terms = [g.term for g in lib.reader.glossary(latest)]
+    names = [r[0] for r in lib.reader.cards().db.execute("SELECT name FROM cards ORDER BY id")]
     dev = Path(__file__).resolve().parent.parent / "tests" / "data" / "ask_dev.jsonl"
     questions = [json.loads(line)["question"] for line in dev.open(encoding="utf-8")]
     rules = [f"/v1/rule/{n}" for n in draw.sample(numbers, 400)]
