@@ -128,6 +128,16 @@ SERVE_MIXED = 960  # requests of rule, search, card, refs and ask, 16 at once: 0
 # (its wildcards' words at the limit, every edition: stopped at its 5 s deadline)
 SERVE_WORST = "/v1/search?q=th*+in*+st*&all_editions=true&limit=500"
 SERVE_WORST_P99_S = 0.1
+# issue 48: the web pages, served by SERVE_WORKERS workers: a rule page's time at the server
+# (p50, one connection: the loopback's part is a tenth of a millisecond), what a first load
+# of one transfers (the page, its style and script; Chromium asks for them compressed), its
+# first contentful paint in headless Chromium (Debian's, /usr/bin/chromium), and rule pages
+# a second over 8 keep-alive connections
+PAGE_P50_S = 0.015
+PAGE_KB = 60
+PAGE_FCP_S = 0.3
+PAGES_PER_S = 300.0
+CHROMIUM = "/usr/bin/chromium"
 # The start-up commands that --baseline times with another tree too (issue 44)
 PAIRED = ("rule --json", "rule (rich)", "search (rich)", "card (rich)", "card --json")
 # first use: `crlookup rule 702.19` answers, the newest editions built (issue 19: 30 s;
@@ -431,6 +441,66 @@ def worst_case(port: int, rules: list[str]):
         worst.join()
 
 
+def page_figures(port: int, runs: int = 9) -> tuple[list[float], list[float]]:
+    """A rule page (/rule/702.19b) loaded `runs` times in headless Chromium, each time in a
+    fresh context (an empty cache): the KB each load transferred (the page, its style and its
+    script, headers included) and its first contentful paint, in seconds."""
+    from playwright.sync_api import sync_playwright
+
+    sizes, paints = [], []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            for _ in range(runs):
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                page = context.new_page()
+                page.goto(f"http://127.0.0.1:{port}/rule/702.19b", wait_until="load")
+                paint = page.evaluate(  # (headless paints once asked to: wait for it)
+                    """() => new Promise((done) => new PerformanceObserver((list) => {
+                      const found = list.getEntriesByName('first-contentful-paint')[0];
+                      if (found) done(found.startTime);
+                    }).observe({type: 'paint', buffered: true}))"""
+                )
+                size = page.evaluate(
+                    """() => performance.getEntriesByType('navigation').concat(
+                      performance.getEntriesByType('resource')
+                    ).reduce((n, e) => n + e.transferSize, 0)"""
+                )
+                sizes.append(size / 1000)
+                paints.append(paint / 1000)
+                context.close()
+        finally:
+            browser.close()
+    return sizes, paints
+
+
+def page_rows(port: int, rules: list[str]) -> list:
+    """The web pages' figures (issue 48) on a server already warm."""
+    from load import load
+
+    pages = [r.replace("/v1/rule/", "/rule/") for r in rules]
+    load(pages, port=port, connections=8, requests=400)  # warm (each worker's templates)
+    alone = load(pages, port=port, connections=1, requests=400)
+    many = load(pages, port=port, connections=8, requests=3000)
+    rows: list = [
+        ("pages: a rule page, at the server (p50)", alone.percentile(50), None, PAGE_P50_S),
+        ("  p99", alone.percentile(99), None, None),
+        ("pages: rule pages, 8 connections (requests/s)", many.per_second, None, PAGES_PER_S),
+        ("  p50", many.percentile(50), None, None),
+        (f"  {len(many.latencies)} pages (failed)", len(many.failed), None, 0),
+    ]
+    if not os.path.exists(CHROMIUM):
+        print(f"pages: no Chromium at {CHROMIUM} (apt-get install chromium): no browser rows")
+        return rows
+    sizes, paints = page_figures(port)
+    rows += [
+        ("pages: a rule page's first load (KB)", statistics.median(sizes), None, PAGE_KB),
+        ("pages: first contentful paint, Chromium", statistics.median(paints), None, PAGE_FCP_S),
+    ]
+    print(f"pages: first loads {sizes} KB; first contentful paints {paints} s")
+    return rows
+
+
 def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool) -> list:
     """The server's figures: its first answer, rule lookups and the mixed load per number of
     workers, its memory; with `rebuild`, the failed requests while `crlookup rebuild` runs."""
@@ -448,6 +518,7 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
             both = load(mixed, port=port, connections=16, requests=SERVE_MIXED)
             pss, rss = server_memory(server.pid)
             worst = worst_case(port, rules)
+            pages = page_rows(port, rules) if n == SERVE_WORKERS else []
             during = None
             if rebuild and n == workers[-1]:
                 done = threading.Event()
@@ -474,6 +545,7 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
             ("  p99", worst.percentile(99), None, SERVE_WORST_P99_S),
             (f"{label}: memory, proportional (MiB)", pss, None, None),
             ("  the same, resident in each (MiB)", rss, None, None),
+            *pages,
         ]  # fmt: skip
         print(f"serve, {n} workers: rules {looked.summary()}")
         print(f"serve, {n} workers: mixed {both.summary()}")
@@ -652,7 +724,7 @@ def main() -> None:
                     INGEST_TARGET_S,
                 )
             )
-        if not args.only or "serve" in args.only:
+        if not args.only or "serve" in args.only or "pages" in args.only:
             workers = [int(n) for n in args.serve_workers.split(",")]
             rows += serve_rows(exe, home, env, workers, rebuild=True)
         if not args.only:
@@ -728,7 +800,11 @@ def main() -> None:
     failed = False
     for name, seconds, ratio, target in rows:
         shown = f"{seconds:.2f} s" if abs(seconds) >= 1 else f"{seconds * 1000:.1f} ms"
-        if "MiB" in name:  # a size, not a time
+        if "(KB)" in name:  # a size, at most the target
+            ok = target is None or seconds <= target
+            tgt = "" if target is None else f"{target:>5.0f} KB"
+            print(f"{name:48} {seconds:>7.1f} KB {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
+        elif "MiB" in name:  # a size, not a time
             ok = target is None or seconds <= target
             tgt = "" if target is None else f"{target:>4.0f} MiB"
             print(f"{name:48} {seconds:>6.0f} MiB {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")

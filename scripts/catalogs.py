@@ -3,8 +3,9 @@
     python scripts/catalogs.py            # extract -> update ru, pl -> compile .mo
     python scripts/catalogs.py --check    # fail if a catalog is out of date or untranslated
 
-Messages are the `_()` / `ngettext()` calls in crlookup/ and the help texts of the CLI's
-commands (their docstrings, which click shows). Catalogs live in
+Messages are the `_()` / `ngettext()` calls in crlookup/ (its web pages' templates too, read
+with Jinja2's extractor) and the help texts of the CLI's commands (their docstrings, which
+click shows). Catalogs live in
 crlookup/locale/<lang>/LC_MESSAGES/crlookup.po and ship compiled (.mo) with the package.
 """
 
@@ -30,7 +31,12 @@ def template() -> Catalog:
     catalog = Catalog(project="crlookup", domain="crlookup")
     keywords = {"_": None, "N_": None, "ngettext": (1, 2)}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(PACKAGE), method_map=[("**.py", "python")], keywords=keywords
+        str(PACKAGE),
+        method_map=[("**.py", "python"), ("ui/serve/templates/**.html", "jinja2")],
+        options_map={
+            "ui/serve/templates/**.html": {"extensions": "jinja2.ext.i18n", "trim_blocks": "true"}
+        },
+        keywords=keywords,
     ):
         if message and message != "":
             catalog.add(message, locations=[(f"crlookup/{filename}", lineno)])

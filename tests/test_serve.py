@@ -5,23 +5,19 @@ and taking up a rebuild without a failed request."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import http.client
 import importlib
 import json
 import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
-from conftest import OFFICIAL, ROOT, examples, run
+from conftest import OFFICIAL, ROOT, Server, examples, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,65 +25,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::ResourceWarning"),
     pytest.mark.library,  # the full library
 ]
-# `crlookup` as a process of its own, of the crlookup under test (the tests' own folder first on
-# its path, as in the test process): an installed one would read its own copy of the shipped
-# data, find the shared library's sources changed and rebuild it under the other tests
-CRLOOKUP = [sys.executable, "-c", "from crlookup.ui.cli import main; main()"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`crlookup serve` started in a process of its own; stopped by `stop`."""
-
-    def __init__(self, home: Path, *options: str):
-        self.port = free_port()
-        self.log = home.parent / f"serve-{self.port}.log"
-        env = dict(os.environ, CRLOOKUP_HOME=str(home), PYTHONUNBUFFERED="1")
-        with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(
-                [*CRLOOKUP, "serve", "--port", str(self.port), *options],
-                env=env, stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        deadline = time.monotonic() + 120
-        while True:
-            with contextlib.suppress(OSError):
-                if self.get("/healthz")[0] == 200:
-                    break
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                pytest.fail(f"the server did not start: {self.log.read_text()[-2000:]}")
-            time.sleep(0.1)
-
-    def get(self, path: str, timeout: float = 60) -> tuple[int, bytes, dict]:
-        url = f"http://127.0.0.1:{self.port}{path}"
-        try:
-            with urllib.request.urlopen(url, timeout=timeout) as r:
-                return r.status, r.read(), dict(r.headers)
-        except urllib.error.HTTPError as e:
-            return e.code, e.read(), dict(e.headers)
-
-    def raw(self, data: bytes, wait: float = 10) -> bytes:
-        """What the server answers to these bytes, sent as they are."""
-        with socket.create_connection(("127.0.0.1", self.port), timeout=wait) as s:
-            s.sendall(data)
-            out = b""
-            with contextlib.suppress(TimeoutError, ConnectionResetError):
-                while chunk := s.recv(65536):
-                    out += chunk
-        return out
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 @pytest.fixture(scope="module")
@@ -229,7 +166,7 @@ def test_not_found_is_404_with_the_commands_error_and_the_nearest(server):
         ("/v1/search?q=%FF%FE", 400, "not UTF-8"),
         ("/v1/rule/%C3%28", 400, "not UTF-8"),
         ("/v2/rule/702.19", 404, "no endpoint"),
-        ("/", 404, "no endpoint"),
+        ("/v1", 404, "no endpoint"),  # (a bot's: JSON; a browser's is a page, test_pages.py)
     ],
 )
 def test_bad_input_is_a_4xx_with_one_line_of_json(server, path, status, says):

@@ -47,7 +47,7 @@ _DIGIT = re.compile(r"\d")
 
 def find(text: str) -> list[Reference]:
     """The cross-references in a text, in order of appearance."""
-    return [ref for _start, _end, ref in _spans(text)]
+    return [ref for _start, _end, ref in spans(text)]
 
 
 def blank(text: str) -> str:
@@ -55,13 +55,14 @@ def blank(text: str) -> str:
     rule 117.9" is "see rule _____"): a text's own words and numbers, without its references'.
     (Not spaces: "главу 5 702" would become a reference to 702.)"""
     out = list(text)
-    for start, end, _ref in _spans(text):
+    for start, end, _ref in spans(text):
         out[start:end] = "_" * (end - start)
     return "".join(out)
 
 
-def _spans(text: str) -> list[tuple[int, int, Reference]]:
-    """The cross-references in a text with where each is written, in order of appearance."""
+def spans(text: str) -> list[tuple[int, int, Reference]]:
+    """The cross-references in a text with where each is written (start, end), in order of
+    appearance: what a view makes links of."""
     if not _DIGIT.search(text):  # most texts cite nothing: no number, no reference
         return []
     found: list[tuple[int, int, Reference]] = []

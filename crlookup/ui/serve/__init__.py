@@ -18,7 +18,7 @@ import json
 import os
 
 SETTINGS = "CRLOOKUP_SERVE"  # the environment variable that hands the workers their settings
-PACKAGES = ("starlette", "uvicorn", "httptools")
+PACKAGES = ("starlette", "uvicorn", "httptools", "jinja2")
 EXTRA = 'pip install "crlookup[serve]"'
 
 

@@ -35,8 +35,10 @@ from typing import Any, NamedTuple
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from crlookup import api
@@ -55,6 +57,7 @@ from crlookup.core.i18n import _
 from crlookup.ui.failure import TOO_LONG, Failed, failed, unreadable
 from crlookup.ui.serve import SETTINGS
 from crlookup.ui.serve.endpoints import (
+    BY_COMMAND,
     ENDPOINTS,
     LOOKUP,
     QUICK,
@@ -267,12 +270,18 @@ class Pools(NamedTuple):
             Pool("slow", settings.ask_limit, settings.ask_queue, SLOW_SECONDS),
         )
 
-    async def answer(self, shelf: Shelf, endpoint: Endpoint, values: dict) -> tuple[Any, str]:
-        """`answered`, on the event loop if the endpoint is QUICK, else in its pool."""
+    async def answer(self, shelf: Shelf, endpoint: Endpoint, values: dict, then=None) -> Any:
+        """`answered`, on the event loop if the endpoint is QUICK, else in its pool; with
+        `then`, what `then(data, library)` makes of it there (a page, rendered)."""
+
+        def work() -> Any:
+            data, path = answered(shelf, endpoint, values)
+            return (data, path) if then is None else then(data, shelf.library())
+
         if endpoint.cost == QUICK:
-            return answered(shelf, endpoint, values)
+            return work()
         pool = self.slow if endpoint.cost == SLOW else self.search
-        return await pool.run(lambda: answered(shelf, endpoint, values))
+        return await pool.run(work)
 
     def shutdown(self) -> None:
         for pool in self:
@@ -420,6 +429,12 @@ def create(settings: Settings | None = None) -> Guard:
 
     async def no_such(request: Request, e: Exception) -> Response:
         status = e.status_code if isinstance(e, HTTPException) else 500
+        if status == 404 and "text/html" in request.headers.get("accept", ""):
+            from crlookup.ui.serve import pages as web  # (a browser's: a page)
+
+            return web.Pages.shared().failed(
+                404, _("no page {path}").format(path=request.url.path[:80]), []
+            )
         if status == 404:
             import difflib
 
@@ -456,9 +471,63 @@ def create(settings: Settings | None = None) -> Guard:
         Route(e.path, _handler(e, shelf, pools), name=e.command) for e in (*ENDPOINTS, LOOKUP)
     ]
     routes += [Route("/healthz", healthz), Route("/openapi.json", schema_of)]
+    routes += _pages(shelf, pools)
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: no_such, Exception: failure},
         lifespan=lifespan,
+        middleware=[Middleware(GZipMiddleware, minimum_size=1000)],
     )
     return Guard(app, settings.rate_limit)
+
+
+def _pages(shelf: Shelf, pools: Pools) -> list[Route]:
+    """The web pages (crlookup.ui.serve.pages): each rendered from its endpoint's JSON, where
+    that endpoint is answered; errors as pages, the nearest rules as links."""
+    from crlookup.ui.serve import pages as web
+
+    site = web.Pages()
+
+    def refused(e: CrlookupError) -> Response:
+        told = refusal(e)
+        return site.failed(told.status, told.told.message, told.told.suggestions, told.headers)
+
+    def page_of(page: web.Page):
+        endpoint = BY_COMMAND[page.command]
+
+        async def handle(request: Request) -> Response:
+            def then(data: Any, lib: api.Library) -> Response:
+                shown = site.page(page, request, data, lib)
+                shown.headers["X-Crlookup-Library"] = os.path.basename(lib.path)
+                return shown
+
+            try:
+                values = web.values_of(page, endpoint, request)
+                return await pools.answer(shelf, endpoint, values, then)
+            except CrlookupError as e:
+                return refused(e)
+
+        return handle
+
+    async def home(request: Request) -> Response:
+        try:
+            return site.home(shelf.library())
+        except CrlookupError as e:
+            return refused(e)
+
+    async def go(request: Request) -> Response:
+        """The search box: whatever was typed, sent on to the page of the command it goes to."""
+        try:
+            query = urllib.parse.parse_qsl(
+                request.scope["query_string"].decode("utf-8"), keep_blank_values=True
+            )
+            if not dict(query).get("q", "").strip():
+                return RedirectResponse("/", 303)
+            values = LOOKUP.read({}, query)
+            target, found = await pools.search.run(lambda: routed(shelf.library(), **values))
+        except CrlookupError as e:
+            return refused(e)
+        return RedirectResponse(web.address(target.command, found, **values), 303)
+
+    routes = [Route(p.path, page_of(p), name=f"page-{p.command}") for p in web.PAGES]
+    return [*routes, Route("/", home), Route("/go", go), Route("/static/{name}", site.static)]
