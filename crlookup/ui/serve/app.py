@@ -430,11 +430,7 @@ def create(settings: Settings | None = None) -> Guard:
     async def no_such(request: Request, e: Exception) -> Response:
         status = e.status_code if isinstance(e, HTTPException) else 500
         if status == 404 and "text/html" in request.headers.get("accept", ""):
-            from crlookup.ui.serve import pages as web  # (a browser's: a page)
-
-            return web.Pages.shared().failed(
-                404, _("no page {path}").format(path=request.url.path[:80]), []
-            )
+            return site.failed(404, _("no page {path}").format(path=request.url.path[:80]), [])
         if status == 404:
             import difflib
 
@@ -471,7 +467,10 @@ def create(settings: Settings | None = None) -> Guard:
         Route(e.path, _handler(e, shelf, pools), name=e.command) for e in (*ENDPOINTS, LOOKUP)
     ]
     routes += [Route("/healthz", healthz), Route("/openapi.json", schema_of)]
-    routes += _pages(shelf, pools)
+    from crlookup.ui.serve import pages as web
+
+    site = web.Pages()  # (a browser's 404 is a page too)
+    routes += _pages(shelf, pools, site)
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: no_such, Exception: failure},
@@ -481,12 +480,10 @@ def create(settings: Settings | None = None) -> Guard:
     return Guard(app, settings.rate_limit)
 
 
-def _pages(shelf: Shelf, pools: Pools) -> list[Route]:
-    """The web pages (crlookup.ui.serve.pages): each rendered from its endpoint's JSON, where
-    that endpoint is answered; errors as pages, the nearest rules as links."""
+def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
+    """The web pages (crlookup.ui.serve.pages, `site`): each rendered from its endpoint's
+    JSON, where that endpoint is answered; errors as pages, the nearest rules as links."""
     from crlookup.ui.serve import pages as web
-
-    site = web.Pages()
 
     def refused(e: CrlookupError) -> Response:
         told = refusal(e)

@@ -109,9 +109,10 @@ def rule_link(number: str, document: str = "cr", edition: str | None = None) -> 
     tournament document's, as judges write it), "glossary:Trample" (a glossary term)."""
     if number.startswith("glossary:"):
         return link("define", number.split(":", 1)[1], edition=edition)
-    if document != "cr" and " " not in number:
+    own = " " not in number  # an entry of the same document: the same edition ("MTR 4.3": not)
+    if document != "cr" and own:
         number = documents.label(document, number)
-    return link("rule", number, edition=edition if document == "cr" or " " not in number else None)
+    return link("rule", number, edition=edition if own else None)
 
 
 def label(number: str, document: str = "cr") -> str:
@@ -232,20 +233,12 @@ def long_date(day: str) -> str:
 
 
 class Pages:
-    """The pages of one worker: its templates and static files, rendering what `answer`
-    (the server's: an endpoint's JSON for values, in the endpoint's pool) gives."""
-
-    _shared: Pages | None = None
+    """The pages of one worker: its templates and static files; a page rendered from the
+    JSON of its endpoint, as the server answered it (crlookup.ui.serve.app)."""
 
     def __init__(self) -> None:
         self.files = statics()
         self.env = environment(self.files)
-        Pages._shared = self
-
-    @classmethod
-    def shared(cls) -> Pages:
-        """The worker's pages (made by the application with its routes)."""
-        return cls._shared or cls()
 
     def render(self, template: str, code: int = 200, **context: Any) -> Response:
         context.setdefault("edition", None)
@@ -302,20 +295,16 @@ class Pages:
                 if not e["partial"]:
                     last[key] = e["id"]
         return self.render(
-            template,
-            before=before,
-            data=data,
-            command=page.command,
-            edition=asked.get("edition"),
-            asked=asked,
-            switch=switch,
-            q=q,
-            path=request.url.path,
+            template, data=data, edition=asked.get("edition"), switch=switch, q=q, before=before
         )
 
     def home(self, lib) -> Response:
-        latest = {e.document: e for e in lib.editions(None) if e.lang == "en"}
-        return self.render("home.html", q="", edition=None, latest=latest)
+        """The search box, where to start, and the newest edition of each document."""
+        newest: dict[str, str] = {}
+        for e in lib.editions(None):
+            if e.lang == "en" and not e.partial:
+                newest[e.document] = e.id  # (oldest first: the last is the newest)
+        return self.render("home.html", q="", edition=None, newest=newest)
 
 
 def address(command: str, values: dict[str, Any], words: str, edition: str | None) -> str:
