@@ -64,6 +64,10 @@ def api(server, path: str) -> dict:
     return json.loads(text)
 
 
+def api_error(server, path: str) -> dict:
+    return json.loads(fetch(server, path, {"Accept": "*/*"})[1])
+
+
 def hrefs(page: str) -> set[str]:
     return {html.unescape(h) for h in re.findall(r'href="([^"]+)"', page)}
 
@@ -218,10 +222,20 @@ def test_an_error_is_a_page_a_person_understands(server, path, status, says):
     assert says in text_of(page) and "Traceback" not in page
 
 
-def test_not_found_lists_the_nearest_rules_as_links(server):
+def test_not_found_lists_the_nearest_as_links(server):
     _s, page, _h = fetch(server, "/rule/702.19z")
-    nearest = json.loads(fetch(server, "/v1/rule/702.19z")[1])["suggestions"]
+    nearest = api_error(server, "/v1/rule/702.19z")["suggestions"]
     assert nearest and {f"/go?q={n}" for n in nearest} <= hrefs(page)
+    _s, page, _h = fetch(server, "/rule/702.19z?edition=en-2024-07-30")  # (in that edition)
+    nearest = api_error(server, "/v1/rule/702.19z?edition=en-2024-07-30")["suggestions"]
+    assert nearest and {f"/go?q={n}&edition=en-2024-07-30" for n in nearest} <= hrefs(page)
+    _s, page, _h = fetch(server, "/history/702.19b?edition=en-1999-01-01")  # an edition's
+    nearest = api_error(server, "/v1/history/702.19b?edition=en-1999-01-01")["suggestions"]
+    assert (
+        {f"/history/702.19b?edition={n}" for n in nearest}
+        == hrefs(page) & {f"/history/702.19b?edition={n}" for n in nearest}
+        != set()
+    )
     asked = fetch(server, "/v1/nothing", {"Accept": "*/*"})
     assert asked[2]["content-type"] == "application/json"  # a bot's: JSON
 

@@ -485,9 +485,11 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
     JSON, where that endpoint is answered; errors as pages, the nearest rules as links."""
     from crlookup.ui.serve import pages as web
 
-    def refused(e: CrlookupError) -> Response:
+    def refused(e: CrlookupError, request: Request) -> Response:
         told = refusal(e)
-        return site.failed(told.status, told.told.message, told.told.suggestions, told.headers)
+        return site.failed(
+            told.status, told.told.message, told.told.suggestions, told.headers, request
+        )
 
     def page_of(page: web.Page):
         endpoint = BY_COMMAND[page.command]
@@ -502,7 +504,7 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
                 values = web.values_of(page, endpoint, request)
                 return await pools.answer(shelf, endpoint, values, then)
             except CrlookupError as e:
-                return refused(e)
+                return refused(e, request)
 
         return handle
 
@@ -510,7 +512,7 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
         try:
             return site.home(shelf.library())
         except CrlookupError as e:
-            return refused(e)
+            return refused(e, request)
 
     async def go(request: Request) -> Response:
         """The search box: whatever was typed, sent on to the page of the command it goes to."""
@@ -523,7 +525,7 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
             values = LOOKUP.read({}, query)
             target, found = await pools.search.run(lambda: routed(shelf.library(), **values))
         except CrlookupError as e:
-            return refused(e)
+            return refused(e, request)
         return RedirectResponse(web.address(target.command, found, **values), 303)
 
     routes = [Route(p.path, page_of(p), name=f"page-{p.command}") for p in web.PAGES]

@@ -38,6 +38,7 @@ HERE = os.path.dirname(__file__)
 STATIC = os.path.join(HERE, "static")
 YEAR = "public, max-age=31536000, immutable"  # a static file's address names its contents
 PAGE_CACHE = "no-cache"  # a page: asked again each time (the library may have changed)
+_EDITION = re.compile(r"^[a-z]+(?:-[a-z]+)*-\d{4}-\d{2}-\d{2}")  # "en-2024-07-30", "ipg-2024-09-23"
 
 
 class Page(NamedTuple):
@@ -254,11 +255,31 @@ class Pages:
         return Response(found.data, headers={"Cache-Control": YEAR}, media_type=found.media_type)
 
     def failed(
-        self, status: int, message: str, suggestions: list[str], headers: dict | None = None
+        self,
+        status: int,
+        message: str,
+        suggestions: list[str],
+        headers: dict | None = None,
+        request: Request | None = None,
     ) -> Response:
-        """An error as a page: what the command says, the nearest that exist as links."""
+        """An error as a page: what the command says, the nearest that exist as links (an
+        edition: this page in it; a rule, a term: where the search box sends it)."""
+        query = []
+        if request is not None:
+            query = urllib.parse.parse_qsl(
+                request.scope["query_string"].decode("utf-8"), keep_blank_values=True
+            )
+        edition = dict(query).get("edition")
+        nearest = []
+        for found in suggestions:
+            if request is not None and _EDITION.match(found):
+                kept = [(k, v) for k, v in query if k != "edition"] + [("edition", found)]
+                nearest.append((found, f"{request.url.path}?{urllib.parse.urlencode(kept)}"))
+            else:
+                asked = {"q": found, **({"edition": edition} if edition else {})}
+                nearest.append((found, f"/go?{urllib.parse.urlencode(asked)}"))
         shown = self.render(
-            "error.html", status, status=status, message=message, suggestions=suggestions, q=""
+            "error.html", status, status=status, message=message, nearest=nearest, q=""
         )
         shown.headers.update(headers or {})
         return shown
