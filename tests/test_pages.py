@@ -167,8 +167,9 @@ def test_a_page_shows_what_its_endpoint_answers(server, path, json_path, expecte
 
 
 def test_a_rule_links_its_cross_references_and_shows_the_penalty_first(server):
-    _s, page, _h = fetch(server, "/rule/702.19a")
-    assert '<a href="/rule/510">510</a>' in page  # "(See rule 510, ...)", in the text
+    _s, page, _h = fetch(server, "/rule/702.19a?edition=en-2024-07-30")
+    assert '<a href="/rule/510?edition=en-2024-07-30">510</a>' in page  # "(See rule 510, ...)"
+    assert "/rule/702.19?edition=en-2024-07-30" in hrefs(page)  # the rule it is part of
     _s, ipg, _h = fetch(server, "/rule/IPG%202.1")
     first = ipg.index('class="penalty"')
     assert first < ipg.index("Philosophy") and "No Penalty" in ipg[first : first + 200]

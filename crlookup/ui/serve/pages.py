@@ -116,6 +116,18 @@ def rule_link(number: str, document: str = "cr", edition: str | None = None) -> 
     return link("rule", number, edition=edition if own else None)
 
 
+def parent(number: str) -> str | None:
+    """The CR entry above `number` (702.19 above 702.19b, 702 above 702.19), or None."""
+    from crlookup.core import numbers
+    from crlookup.core.errors import NumberError
+
+    try:
+        above = numbers.parse(number).parent
+    except NumberError:
+        return None
+    return str(above) if above is not None else None
+
+
 def label(number: str, document: str = "cr") -> str:
     """An entry's number as shown: "702.19b", "IPG 2.1", "Trample" (a glossary term)."""
     if number.startswith("glossary:"):
@@ -209,6 +221,7 @@ def environment(files: dict[str, Static]) -> Environment:
         link=link,
         rule_link=rule_link,
         label=label,
+        parent=parent,
         static=lambda name: f"/static/{name}?v={files[name].version}",
         lang=language(),
     )
