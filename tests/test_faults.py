@@ -271,9 +271,7 @@ def test_damage_to_any_file_of_the_home_is_answered_or_healed_in_one_line(
         assert (again.output, again.error) == (answers[tuple(args)], ""), (part, how)
 
 
-@pytest.mark.parametrize(
-    "named", ["library-20000101000000-000000", "../../etc", "/etc", "library-\u00e9", ""]
-)
+@pytest.mark.parametrize("named", ["library-20000101000000-000000", "../../etc", ""])
 def test_a_current_naming_no_library_of_the_home_is_healed_in_one_line(small_archive, named):
     """`current` naming a library that does not exist, or a folder outside the home (issue 47,
     the fuzz's remaining classes): one line, the library rebuilt in the home, then quiet."""

@@ -506,10 +506,11 @@ def test_an_answer_past_its_deadline_is_503_and_its_thread_counts_till_it_ends()
 
 
 def test_the_costliest_search_holds_up_no_lookup(server):
-    """Two clients asking for the costliest search the limits let through (stopped at its 5 s
+    """A client asking for the costliest search the limits let through (stopped at its 5 s
     deadline: 400) beside rule lookups one after another (issue 47: `q=*` on the event loop
     held every lookup of its worker for a minute). The p99 target, 100 ms, is scripts/bench.py's
-    (this test shares the machine with the suite); the bound here fails by seconds."""
+    (two such clients; this test shares the machine with the suite): the bound here fails by
+    seconds. A second such search waits its turn or is refused (503): the Pool's tests."""
     from crlookup.core.errors import SEARCH_SECONDS
 
     worst = "/v1/search?q=th*+in*+st*&all_editions=true&limit=500"
@@ -520,7 +521,7 @@ def test_the_costliest_search_holds_up_no_lookup(server):
         status, data, _headers = server.get(worst, timeout=30)
         answers.append((status, time.monotonic() - started, json.loads(data).get("error", "")))
 
-    costly = [threading.Thread(target=ask_worst) for _ in range(2)]
+    costly = [threading.Thread(target=ask_worst)]
     for t in costly:
         t.start()
     time.sleep(0.5)
@@ -534,10 +535,9 @@ def test_the_costliest_search_holds_up_no_lookup(server):
     latencies.sort()
     assert len(latencies) > 20
     assert latencies[int(len(latencies) * 0.99) - 1] < 0.5, latencies[-5:]
-    # each ended within the pool's deadline: the first answered or stopped at the search's
-    # deadline (400), the other waited for it, then the same, or not waited for longer (503)
-    assert all(took < SEARCH_SECONDS + 5 + 1 for _status, took, _error in answers), answers
-    assert {status for status, _took, _error in answers} <= {200, 400, 503}, answers
+    # it ended within the search's deadline: answered, or stopped there (400)
+    assert all(took < SEARCH_SECONDS + 1 for _status, took, _error in answers), answers
+    assert {status for status, _took, _error in answers} <= {200, 400}, answers
 
 
 # ------------------------------------------------------------------ any input, read

@@ -226,6 +226,9 @@ def environment(files: dict[str, Static]) -> Environment:
         lang=language(),
     )
     from crlookup.ui.render.diff import KIND_LABELS  # (the kinds of change, as named)
+    from crlookup.ui.render.text import EXAMPLE_LABELS, spaced
+
+    env.globals["example_label"] = lambda lang: spaced(EXAMPLE_LABELS.get(lang, "Example:"))
 
     env.filters.update(
         linked=linked,
