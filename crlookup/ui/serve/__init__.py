@@ -5,8 +5,10 @@
     app.py        the application each worker runs (Starlette): the library in use, errors
                   as JSON, the pool of slow questions, the rate limit
     protocol.py   uvicorn's HTTP/1.1 with a deadline and size limits for a request
+    pages.py      the web pages for people (phones first), each rendered from its endpoint's
+                  JSON with the Jinja2 templates of templates/, styled by static/
 
-The server's packages (Starlette, uvicorn with httptools, uvloop) are the `serve` extra:
+The server's packages (Starlette, uvicorn with httptools, uvloop, Jinja2) are the `serve` extra:
 `pip install "crlookup[serve]"`; nothing else of crlookup imports them. Chosen by measurement
 (docs/serving.md): Starlette over FastAPI, httptools over h11.
 """

@@ -6,7 +6,8 @@ one slow question from holding up the rest.
                  rebuild, an ingest, an update), the next request is answered from it
     Guard        the request as a whole: a path and query of UTF-8 without control
                  characters, GET or HEAD, and the rate limit (off unless set)
-    create()     the application uvicorn runs (its settings from CRLOOKUP_SERVE)
+    create()     the application uvicorn runs (its settings from CRLOOKUP_SERVE), with the
+                 web pages (_pages: crlookup.ui.serve.pages), answered as their endpoints are
 
 Lookups are answered on the worker's event loop (a few milliseconds each, whatever is
 asked); searches and cards (up to SEARCH_SECONDS) in a pool of SEARCHERS threads; questions,
