@@ -114,6 +114,11 @@ PAGES = [
         ),
     ),
     (
+        "/card/Bonecrusher%20Giant%20%2F%2F%20Stomp",  # (slashes in a name)
+        "/v1/card?name=Bonecrusher%20Giant%20%2F%2F%20Stomp",
+        lambda d: ({f"/rule/{r['number']}" for r in d["rules"] if r["number"]}, {"Stomp"}),
+    ),
+    (
         "/history/702.19b",
         "/v1/history/702.19b",
         lambda d: (

@@ -56,8 +56,8 @@ PAGES = (
     Page("/rule/{number}", "rule", "rule.html", (("cite", True),)),
     Page("/search", "search", "search.html"),
     Page("/ask", "ask", "ask.html"),
-    Page("/card/{name}", "card", "card.html"),
-    Page("/define/{term}", "define", "define.html"),
+    Page("/card/{name:path}", "card", "card.html"),  # (a name may have a slash: "Fire // Ice")
+    Page("/define/{term:path}", "define", "define.html"),
     Page("/refs/{number}", "refs", "refs.html"),
     Page("/history/{number}", "history", "history.html"),
     Page("/diff/{old}/{new}", "diff", "diff.html"),
