@@ -16,6 +16,7 @@ import sys
 
 _PR_SET_PDEATHSIG = 1
 _watched = False
+_forking = 0  # the pid of the process forking, as the child finds it in its copied memory
 
 
 def die_with(parent: int) -> None:
@@ -42,11 +43,17 @@ def forked_children_die_with_this_process() -> None:
     _watched = True
     me = os.getpid()
 
+    def forking() -> None:
+        global _forking
+        _forking = os.getpid()
+
     def in_child() -> None:
-        if os.getppid() == me:  # a fork of this process (not of a fork of it)
+        # a fork of this process (not of a fork of it), even if this one has ended since (a
+        # child slow to run its handlers: it is not this process's by getppid() any more)
+        if _forking == me:
             die_with(me)
 
-    os.register_at_fork(after_in_child=in_child)
+    os.register_at_fork(before=forking, after_in_child=in_child)
 
 
 def stop(tasks) -> None:
