@@ -450,6 +450,8 @@ def create(settings: Settings | None = None) -> Guard:
 
     async def failure(request: Request, e: Exception) -> Response:  # (uvicorn logs it)
         told = Failed(_("internal error: {kind}").format(kind=type(e).__name__), NOT_FOUND, [])
+        if "text/html" in request.headers.get("accept", ""):  # (a browser's: a page)
+            return site.failed(500, told.message, [])
         return body(told.to_dict(), 500)
 
     def warm() -> None:
