@@ -356,41 +356,6 @@ def serve_paths(home: str) -> tuple[list[str], list[str]]:
     return rules, mixed
 
 
-def start_server(exe: str, env: dict, workers: int) -> tuple[subprocess.Popen, int, float]:
-    """`crlookup serve` started on a free port: the process, the port, and the seconds from its
-    start to its first answer (/v1/rule/702.19b)."""
-    import socket
-    import urllib.request
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    started = time.perf_counter()
-    server = subprocess.Popen(
-        [exe, "serve", "--port", str(port), "--workers", str(workers)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/rule/702.19b", timeout=5):
-                return server, port, time.perf_counter() - started
-        except OSError:
-            if server.poll() is not None or time.perf_counter() - started > 120:
-                raise SystemExit("crlookup serve did not start") from None
-            time.sleep(0.02)
-
-
-def stop_server(server: subprocess.Popen) -> None:
-    server.terminate()
-    try:
-        server.wait(15)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
-
-
 def server_memory(pid: int) -> tuple[float, float]:
     """MiB of the server and its workers: the sum of their proportional set sizes (what they
     share counted once) and of their resident sets (counted in each)."""
@@ -506,12 +471,12 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
     workers, its memory; with `rebuild`, the failed requests while `crlookup rebuild` runs."""
     import threading
 
-    from load import load
+    from load import load, start_server, stop_server
 
     rules, mixed = serve_paths(home)
     rows: list = []
     for n in workers:
-        server, port, first = start_server(exe, env, n)
+        server, port, first = start_server([exe], env, n, "/v1/rule/702.19b")
         try:
             load(rules, port=port, connections=8, requests=400)  # warm (each worker's caches)
             looked = load(rules, port=port, connections=8, requests=4000)

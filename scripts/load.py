@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import socket
+import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -159,6 +162,40 @@ def load(
     wanted = set(paths) if ok is None else ok
     done = Load() if into is None else into
     return runner(_load(host, port, paths, connections, requests, wanted, until, done))
+
+
+def start_server(
+    crlookup: list[str], env: dict, workers: int, first: str = "/healthz", *options: str
+) -> tuple[subprocess.Popen, int, float]:
+    """`crlookup serve` (`crlookup`: the command that runs crlookup) with `workers` on a free
+    port: the process, the port, and the seconds from its start to its first answer to
+    `first`."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    started = time.perf_counter()
+    server = subprocess.Popen(
+        [*crlookup, "serve", "--port", str(port), "--workers", str(workers), *options],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{first}", timeout=5):
+                return server, port, time.perf_counter() - started
+        except OSError:
+            if server.poll() is not None or time.perf_counter() - started > 120:
+                stop_server(server)
+                raise SystemExit("crlookup serve did not start") from None
+            time.sleep(0.02)
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
 
 
 def main() -> None:

@@ -20,13 +20,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -141,27 +139,10 @@ def serve_round(
     """(4) `crlookup serve --workers W` on `home`, SERVED over `connections` keep-alive
     connections while `crlookup rebuild` runs `rebuilds` times, one after the other, and until
     the server has answered from the last one's library (or `patience` seconds after it)."""
-    from load import Load, load  # (scripts/load.py)
+    from load import Load, load, start_server, stop_server  # (scripts/load.py)
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     env = dict(os.environ, CRLOOKUP_HOME=home)
-    server = subprocess.Popen(
-        [*CRLOOKUP, "serve", "--port", str(port), "--workers", str(workers), "--rate-limit", "0"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    started = time.monotonic()
-    while True:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5):
-                break
-        except OSError:
-            if server.poll() is not None or time.monotonic() - started > 120:
-                server.kill()
-                why = server.communicate()[1]
-                raise SystemExit(f"crlookup serve did not start: {why}") from None
-            time.sleep(0.05)
+    server, port, _first = start_server(CRLOOKUP, env, workers, "/healthz", "--rate-limit", "0")
     done = Served(Load(), libraries=[_current(home)])
     over = threading.Event()
 
@@ -201,12 +182,7 @@ def serve_round(
         rebuilding.join()
     finally:
         over.set()
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_server(server)
     return done
 
 
