@@ -16,9 +16,12 @@ import re
 import shutil
 import urllib.parse
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from conftest import ROOT, Server
+
+from crlookup.core.documents import label
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::ResourceWarning"),
@@ -99,6 +102,19 @@ PAGES = [
         "/search?q=deathtouch+trample",
         "/v1/search?q=deathtouch+trample",
         lambda d: ({f"/rule/{h['number']}" for h in d["hits"] if h["number"]}, set()),
+    ),
+    (
+        "/search?q=missed+trigger&doc=ipg",
+        "/v1/search?q=missed+trigger&doc=ipg",
+        lambda d: (
+            {f"/rule/{quote(label('ipg', h['number']), safe='')}" for h in d["hits"]},
+            set(),
+        ),
+    ),
+    (
+        "/search?q=flying+reach&cards",  # (cards' hits: each its card's page)
+        "/v1/search?q=flying+reach&cards",
+        lambda d: ({f"/card/{quote(h['name'], safe='')}" for h in d["hits"]}, set()),
     ),
     (
         "/ask?q=Can+my+Giant+Spider+block+Serra+Angel%3F",

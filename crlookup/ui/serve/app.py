@@ -498,13 +498,14 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
         endpoint = BY_COMMAND[page.command]
 
         async def handle(request: Request) -> Response:
-            def then(data: Any, lib: api.Library) -> Response:
-                shown = site.page(page, request, data, lib)
-                shown.headers["X-Crlookup-Library"] = os.path.basename(lib.path)
-                return shown
-
             try:
                 values = web.values_of(page, endpoint, request)
+
+                def then(data: Any, lib: api.Library) -> Response:
+                    shown = site.page(page, request, values, data, lib)
+                    shown.headers["X-Crlookup-Library"] = os.path.basename(lib.path)
+                    return shown
+
                 return await pools.answer(shelf, endpoint, values, then)
             except CrlookupError as e:
                 return refused(e, request)

@@ -300,8 +300,9 @@ class Pages:
         shown.headers.update(headers or {})
         return shown
 
-    def page(self, page: Page, request: Request, data: Any, lib) -> Response:
-        """`page` showing `data`, its endpoint's JSON, read from `lib` (in its thread)."""
+    def page(self, page: Page, request: Request, values: dict, data: Any, lib) -> Response:
+        """`page` showing `data`, its endpoint's JSON for `values`, read from `lib` (in its
+        thread)."""
         query = urllib.parse.parse_qsl(
             request.scope["query_string"].decode("utf-8"), keep_blank_values=True
         )
@@ -332,7 +333,13 @@ class Pages:
                 if not e["partial"]:
                     last[key] = e["id"]
         return self.render(
-            template, data=data, edition=asked.get("edition"), switch=switch, q=q, before=before
+            template,
+            data=data,
+            values=values,
+            edition=asked.get("edition"),
+            switch=switch,
+            q=q,
+            before=before,
         )
 
     def home(self, lib) -> Response:
