@@ -187,6 +187,34 @@ def test_a_page_shows_what_its_endpoint_answers(server, path, json_path, expecte
     assert page.startswith("<!doctype html>") and '<html lang="' in page
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/search?q=flying&cards&rulings",
+        "/search?q=deathtouch&parallel=ru",
+        "/search?q=deathtouch&all_editions",
+        "/ask?q=can+I+block%3F&parallel=ru",
+        "/ask?q=%E6%AD%BB%E8%A7%A6%E8%83%BD%E9%98%BB%E6%8C%A1%E5%90%97",  # (in Chinese)
+        "/rule/MTR%202.11?annotations=true",
+        "/rule/7",
+        "/rule/702.19b?lang=ru",
+        "/history/IPG%202.1",
+        "/diff/en-2025-11-14/en-2026-08-07?summary=true",
+        "/diff/ipg-2020-04-17/ipg-2024-09-23",
+        "/refs/702.19?depth=3",
+        "/define/APNAP",  # (a term that sends you to another)
+        "/card/Teferi",  # (ambiguous: which one?)
+        "/card/Fire%20%2F%2F%20Ice",
+    ],
+)
+def test_every_shape_of_answer_is_a_page(server, path):
+    """Each option changes what the JSON holds (a card search's hits are cards, a summary is
+    only counts, an ambiguous name only candidates): each is shown, none is a 500."""
+    status, page, _headers = fetch(server, path)
+    assert status == 200, text_of(page)[-300:]
+    assert "<h1>" in page
+
+
 def test_a_rule_links_its_cross_references_and_shows_the_penalty_first(server):
     _s, page, _h = fetch(server, "/rule/702.19a?edition=en-2024-07-30")
     assert '<a href="/rule/510?edition=en-2024-07-30">510</a>' in page  # "(See rule 510, ...)"
