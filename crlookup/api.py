@@ -640,6 +640,11 @@ class Library:
         from crlookup.core import documents
 
         document = documents.split(number).document or "cr"
+        if document != "cr":  # (a traceback before: no translation to pair it with)
+            raise BadInput(
+                _("{number}: the tournament documents are in English only (--parallel is for "
+                  "the Comprehensive Rules)").format(number=number)
+            )  # fmt: skip
         there = self.reader.edition_id(edition, langs[0], document)
         return bilingual.parallel(self.reader, number, langs, there)
 

@@ -75,6 +75,13 @@ def test_mtr_entries_and_appendices():
     assert [c["number"] for c in section["children"]][:3] == ["3.1", "3.2", "3.3"]
 
 
+def test_a_tournament_entry_has_no_side_by_side():
+    """The MTR, IPG and JAR are in English only: --parallel says so (it was a traceback)."""
+    said = one_line(run("rule", "IPG 2.1", "--parallel", "en,ru", code=2).error)
+    assert said.endswith("the tournament documents are in English only (--parallel is for the "
+                         "Comprehensive Rules)"), said  # fmt: skip
+
+
 def test_annotations_only_on_request():
     plain = json.loads(run("rule", "MTR 3.1", "--edition", "mtr-2026-02-27", "--json").output)
     assert "annotations" not in plain
