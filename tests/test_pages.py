@@ -215,6 +215,40 @@ def test_every_shape_of_answer_is_a_page(server, path):
     assert "<h1>" in page
 
 
+# Each page's argument, and a value of each kind of option, for the sweep below
+SWEPT = {"rule": ["702.19", "IPG 2.1"], "search": ["deathtouch"], "card": ["Delver of Secrets"],
+         "define": ["trample"], "refs": ["702.19"], "editions": [None]}  # fmt: skip
+OPTION_VALUES = {"edition": "previous", "lang": "ru", "parallel": "en,ru", "section": "702",
+                 "limit": "1", "depth": "2"}  # fmt: skip
+
+
+def test_each_option_of_a_page_is_answered_as_a_page(server):
+    """Every option of the endpoint behind a quick page (a new one too: they are read from the
+    endpoint), each value of a choice: a page, or the command's refusal, never a 500 (the IPG
+    beside Russian was one)."""
+    import click
+
+    from crlookup.ui.serve import pages
+    from crlookup.ui.serve.endpoints import BY_COMMAND
+
+    asked = []
+    for command, arguments in SWEPT.items():
+        for p in BY_COMMAND[command].params:
+            if p.where == "path" or p.required:
+                continue
+            kind = p.option.type
+            if isinstance(p.option, click.Option) and p.option.is_flag:
+                values = ["true"]
+            else:
+                values = list(kind.choices) if isinstance(kind, click.Choice) else []
+                values = values or [OPTION_VALUES.get(p.name, "x")]
+            for argument in arguments:
+                base = pages.link(command, *([argument] if argument else []))
+                asked += [f"{base}{'&' if '?' in base else '?'}{p.name}={v}" for v in values]
+    answered = {path: fetch(server, path)[0] for path in asked}
+    assert len(asked) > 25 and {s for s in answered.values() if s >= 500} == set(), answered
+
+
 def test_a_rule_links_its_cross_references_and_shows_the_penalty_first(server):
     _s, page, _h = fetch(server, "/rule/702.19a?edition=en-2024-07-30")
     assert '<a href="/rule/510?edition=en-2024-07-30">510</a>' in page  # "(See rule 510, ...)"
