@@ -521,9 +521,7 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
     async def go(request: Request) -> Response:
         """The search box: whatever was typed, sent on to the page of the command it goes to."""
         try:
-            query = urllib.parse.parse_qsl(
-                request.scope["query_string"].decode("utf-8"), keep_blank_values=True
-            )
+            query = web.query_of(request)
             if not dict(query).get("q", "").strip():
                 return RedirectResponse("/", 303)
             values = LOOKUP.read({}, query)

@@ -68,12 +68,17 @@ BY_PAGE = {p.command: p for p in PAGES}
 ARGUMENT = {"search": "q", "ask": "q", "card": "name", "define": "term"}
 
 
+def query_of(request: Request) -> list[tuple[str, str]]:
+    """A request's query parameters, in order, empty ones kept (UTF-8: the guard let it in)."""
+    return urllib.parse.parse_qsl(
+        request.scope["query_string"].decode("utf-8"), keep_blank_values=True
+    )
+
+
 def values_of(page: Page, endpoint: Endpoint, request: Request) -> dict[str, Any]:
     """The endpoint's values for a request of `page`: its path's parameters and its query's,
     read as the endpoint reads them (`BadInput` for what it would refuse)."""
-    query = urllib.parse.parse_qsl(
-        request.scope["query_string"].decode("utf-8"), keep_blank_values=True
-    )
+    query = query_of(request)
     where = {p.name: p.where for p in endpoint.params}
     path: dict[str, str] = {}
     for name, value in request.path_params.items():
@@ -109,11 +114,9 @@ def rule_link(number: str, document: str = "cr", edition: str | None = None) -> 
     """The address of an entry cited by number: "702.19c" of a CR edition, "MTR 4.3" (a
     tournament document's, as judges write it), "glossary:Trample" (a glossary term)."""
     if number.startswith("glossary:"):
-        return link("define", number.split(":", 1)[1], edition=edition)
+        return link("define", label(number), edition=edition)
     own = " " not in number  # an entry of the same document: the same edition ("MTR 4.3": not)
-    if document != "cr" and own:
-        number = documents.label(document, number)
-    return link("rule", number, edition=edition if own else None)
+    return link("rule", label(number, document), edition=edition if own else None)
 
 
 def parent(number: str) -> str | None:
@@ -259,6 +262,7 @@ class Pages:
 
     def render(self, template: str, code: int = 200, **context: Any) -> Response:
         context.setdefault("edition", None)
+        context.setdefault("switch", None)
         html = self.env.get_template(template).render(**context)
         return Response(
             html, code, {"Cache-Control": PAGE_CACHE}, media_type="text/html; charset=utf-8"
@@ -280,11 +284,7 @@ class Pages:
     ) -> Response:
         """An error as a page: what the command says, the nearest that exist as links (an
         edition: this page in it; a rule, a term: where the search box sends it)."""
-        query = []
-        if request is not None:
-            query = urllib.parse.parse_qsl(
-                request.scope["query_string"].decode("utf-8"), keep_blank_values=True
-            )
+        query = query_of(request) if request is not None else []
         edition = dict(query).get("edition")
         nearest = []
         for found in suggestions:
@@ -303,26 +303,23 @@ class Pages:
     def page(self, page: Page, request: Request, values: dict, data: Any, lib) -> Response:
         """`page` showing `data`, its endpoint's JSON for `values`, read from `lib` (in its
         thread)."""
-        query = urllib.parse.parse_qsl(
-            request.scope["query_string"].decode("utf-8"), keep_blank_values=True
-        )
+        query = query_of(request)
         asked = dict(query)
         template = page.template
         if page.command == "rule" and isinstance(data, dict) and "pairs" in data:
             template = "parallel.html"
         switch = None
         shown = data.get("edition") if isinstance(data, dict) else None
-        if isinstance(shown, str):
-            info = next((e for e in lib.editions(None) if e.id == shown), None)
-            if info is not None:
-                switch = {
-                    "path": request.url.path,
-                    "hidden": [(k, v) for k, v in query if k != "edition"],
-                    "editions": switcher(lib, info.document, info.lang),
-                    "current": shown,
-                    "document": info.document,
-                    "lang": info.lang,
-                }
+        if isinstance(shown, str):  # (an id of the library's: the JSON names the one it read)
+            info = lib.edition(shown)
+            switch = {
+                "path": request.url.path,
+                "hidden": [(k, v) for k, v in query if k != "edition"],
+                "editions": switcher(lib, info.document, info.lang),
+                "current": shown,
+                "document": info.document,
+                "lang": info.lang,
+            }
         q = asked.get("q", "") if page.command in ("search", "ask") else ""
         before: dict[str, str | None] = {}
         if page.command == "editions":  # each edition's one before (its document, language)
@@ -361,9 +358,8 @@ def address(command: str, values: dict[str, Any], words: str, edition: str | Non
     if command == "rule":  # its address as judges write it: "702.19" (not "cr 702.19"), "IPG 2.1"
         cited = documents.split(argument)
         argument = cited.number
-        if cited.document not in (None, "cr"):
-            number = cited.number.upper() if cited.number.isalpha() else cited.number
-            argument = f"{documents.PREFIX[cited.document]} {number}"
+        if cited.document not in (None, "cr") and documents.is_number(cited.number):
+            argument = f"{documents.PREFIX[cited.document]} {documents.number(cited.number)}"
     return link(command, argument, edition=edition)
 
 
