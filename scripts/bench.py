@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 BUSY = "ask with one core busy (rich)"  # timed beside a process that keeps a core busy
@@ -128,6 +129,25 @@ SERVE_MIXED = 960  # requests of rule, search, card, refs and ask, 16 at once: 0
 # (its wildcards' words at the limit, every edition: stopped at its 5 s deadline)
 SERVE_WORST = "/v1/search?q=th*+in*+st*&all_editions=true&limit=500"
 SERVE_WORST_P99_S = 0.1
+# issue 53: rule lookups beside two clients asking again and again for the costliest card
+# name (200 Chinese characters: no card, so the nearest names; 1 s of rapidfuzz that held
+# the GIL before), and beside 16 clients of the heavy kinds in turn; p99 <= 0.1 s each
+_CJK = "".join(chr(0x4E00 + (i * 37) % 2000) for i in range(200))
+SERVE_WORST_CARD = "/v1/card?name=" + urllib.parse.quote(_CJK)
+SERVE_HEAVY = [
+    "/v1/ask?q=" + urllib.parse.quote("Can I sacrifice a creature that is blocking?"),
+    "/v1/ask?q=" + urllib.parse.quote("威慑的生物能只用一个生物挡吗"),
+    "/v1/diff?old=en-2013-11-01&new=en-2026-08-07",
+    SERVE_WORST,
+    SERVE_WORST_CARD,
+    "/v1/history/702.19b",
+    "/v1/ask?q="
+    + urllib.parse.quote("What is the penalty for a missed trigger at Competitive REL?"),
+    "/v1/card?name=" + urllib.parse.quote("Sera Angle of the dusk"),
+    "/v1/search?q=deathtuch+trampel",
+    "/v1/history/IPG%202.1",
+]
+SERVE_HEAVY_CLIENTS = 16
 # issue 48: the web pages, served by SERVE_WORKERS workers: a rule page's time at the server
 # (p50, one connection: the loopback's part is a tenth of a millisecond), what a first load
 # of one transfers (the page, its style and script; Chromium asks for them compressed), its
@@ -385,19 +405,20 @@ def rebuild_then(exe: str, env: dict, done) -> None:
         done.set()
 
 
-def worst_case(port: int, rules: list[str]):
-    """Rule lookups, one at a time for 20 s, while two clients ask for SERVE_WORST again and
-    again (each answered 400 at the search's deadline, or 503 when it waited past the pool's)."""
+def beside(port: int, rules: list[str], heavy: list[str], clients: int):
+    """Rule lookups, one at a time for 20 s, while `clients` clients ask for the `heavy` paths
+    (in turn) again and again; whatever those are answered (a search at its deadline 400, one
+    that waited past its pool's 503) is theirs."""
     import threading
 
     from load import load
 
     done = threading.Event()
     worst = threading.Thread(
-        target=lambda: load([SERVE_WORST], port=port, connections=2, ok=set(), until=done.is_set)
+        target=lambda: load(heavy, port=port, connections=clients, ok=set(), until=done.is_set)
     )
     worst.start()
-    time.sleep(1)  # (both under way)
+    time.sleep(1)  # (all under way)
     try:
         started = time.monotonic()
         return load(rules, port=port, connections=1, until=lambda: time.monotonic() > started + 20)
@@ -482,7 +503,9 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
             looked = load(rules, port=port, connections=8, requests=4000)
             both = load(mixed, port=port, connections=16, requests=SERVE_MIXED)
             pss, rss = server_memory(server.pid)
-            worst = worst_case(port, rules)
+            worst = beside(port, rules, [SERVE_WORST], 2)
+            cards = beside(port, rules, [SERVE_WORST_CARD], 2)
+            heavy = beside(port, rules, SERVE_HEAVY, SERVE_HEAVY_CLIENTS)
             pages = page_rows(port, rules) if n == SERVE_WORKERS else []
             during = None
             if rebuild and n == workers[-1]:
@@ -508,6 +531,12 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
             (f"  {SERVE_MIXED} requests (failed)", len(both.failed), None, 0),
             (f"{label}: rules beside the worst searches, p50", worst.percentile(50), None, None),
             ("  p99", worst.percentile(99), None, SERVE_WORST_P99_S),
+            (f"{label}: rules beside the costliest card names, p50", cards.percentile(50), None,
+             None),
+            ("  p99", cards.percentile(99), None, SERVE_WORST_P99_S),
+            (f"{label}: rules beside {SERVE_HEAVY_CLIENTS} heavy clients, p50",
+             heavy.percentile(50), None, None),
+            ("  p99", heavy.percentile(99), None, SERVE_WORST_P99_S),
             (f"{label}: memory, proportional (MiB)", pss, None, None),
             ("  the same, resident in each (MiB)", rss, None, None),
             *pages,

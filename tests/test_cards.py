@@ -165,6 +165,59 @@ def test_a_name_that_fits_nothing_gives_the_nearest(cards):
 
 
 @pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        # a name no card has, and no card's within rapidfuzz's cutoff: the card meant is among
+        # the nearest (scored over every name, short names that the query holds came first:
+        # "Life // Death", "Aang, at the Crossroads", "A Container of Booster Packs")
+        ("the Koya, Death from Above card rulings", "Koya, Death from Above"),
+        ("Raeaod the Bones Incarnate", "Read the Bones"),
+        ("Requiting of", "Requiting Hex"),
+        ("Testment gfgvait", "Testament of Faith"),
+    ],
+)
+def test_the_nearest_names_lead_to_the_card_meant(cards, typed, meant):
+    found = cards.find(typed)
+    assert found.how == "none"
+    assert found.candidates[0].name == meant
+
+
+def test_no_name_holds_up_the_other_threads(library):
+    """The nearest names of a long name no card has (200 Chinese characters) are found without
+    holding the GIL for long: the rest of a server's worker (its event loop) runs meanwhile.
+    Scored over all 38,476 names in one rapidfuzz call, it held it 0.6 to 1.2 s (issue 53)."""
+    import threading
+    import time
+
+    from crlookup.library.cards import open_cards
+
+    name = "".join(chr(0x4E00 + (i * 37) % 2000) for i in range(200))
+    stop = threading.Event()
+
+    def loop() -> None:
+        mine = open_cards(library.path)  # (a connection of the thread's own)
+        assert mine is not None
+        while not stop.is_set():
+            assert mine.find(name).how == "none"
+
+    looking = threading.Thread(target=loop)
+    gaps = []
+    looking.start()
+    try:
+        last, end = time.perf_counter(), time.perf_counter() + 2
+        while time.perf_counter() < end:
+            time.sleep(0.001)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+    finally:
+        stop.set()
+        looking.join()
+    gaps.sort()
+    assert len(gaps) > 100 and gaps[int(0.99 * len(gaps))] < 0.25, gaps[-5:]
+
+
+@pytest.mark.parametrize(
     "name", ["", "   ", "//", " // ", "x" * 10_000, "Giant\x00Spider", "Serra\tAngel"]
 )
 def test_names_that_cannot_be_looked_up(name):

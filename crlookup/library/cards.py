@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 NAME, FACE, SHORT = 0, 1, 2
 _FUZZY_CUTOFF = 85  # rapidfuzz ratio: "giant spidr" scores 96, "serra angle" 91
 _FUZZY_MARGIN = 5  # the best is taken alone when it leads the next card by this much
+SHORTLIST = 100  # names nearest by ratio, and names with its words, that WRatio scores
+WORDS = 12  # of a name's words, at most this many looked for in the names (the longest)
 
 
 def _keys_of(name: str, faces: list[str] | None = None) -> set[tuple[str, int]]:
@@ -318,7 +320,7 @@ class Cards:
     def _prefixed_anywhere(self, words: list[str]) -> list[str]:
         """Name keys with words that begin with `words` anywhere ("hero dominaria"), found
         with the FTS index of names, shortest first."""
-        expression = " AND ".join(f'name : "{w}"*' for w in words)
+        expression = " AND ".join(f'name : "{w}"*' for w in dict.fromkeys(words))
         try:
             rows = self.db.execute(
                 "SELECT c.name FROM card_text t JOIN cards c ON c.id = t.rowid "
@@ -334,7 +336,6 @@ class Cards:
     def _fuzzy(self, query: str, key: str) -> Found:
         """A misspelt name: the card whose whole name is nearest (rapidfuzz's ratio), if it
         leads the others; else the nearest names, for the user to choose from."""
-        from rapidfuzz import fuzz, process
 
         def cards_of(found) -> tuple[list[int], dict[int, float]]:
             ids, scores = [], {}
@@ -353,8 +354,42 @@ class Cards:
                 return Found(query, self.get(ids[0]), "fuzzy", [])
             return Found(query, None, "ambiguous", self._candidates([ids[0], *rivals], scores))
         # nothing that close: the nearest names, partial matches included, to choose from
-        ids, scores = cards_of(process.extract(key, self.keys, scorer=fuzz.WRatio, limit=5))
+        ids, scores = cards_of(self.nearest(key, 5))
         return Found(query, None, "none", self._candidates(ids[:3], scores))
+
+    def nearest(self, key: str, limit: int) -> list[tuple]:
+        """The name keys nearest to `key`, partial matches included (rapidfuzz's WRatio), best
+        first, as rapidfuzz's (key, score, position) triples: scored among a shortlist, the SHORTLIST nearest by
+        ratio (one pass over every key: a few ms) and the names with one of its words (the FTS
+        index of names). WRatio over all 38,476 keys took 0.5 to 1.2 s for a long name, in one
+        C call that holds the GIL, and every other request of the worker waited (issue 53);
+        over the shortlist it takes a few ms, and finds the card meant more often (the short
+        names a long one holds no longer come first: scripts/eval_card_names.py)."""
+        from rapidfuzz import fuzz, process
+
+        shortlist = dict.fromkeys(
+            k for k, _s, _i in process.extract(key, self.keys, scorer=fuzz.ratio, limit=SHORTLIST)
+        )
+        shortlist.update(dict.fromkeys(self._with_words(key)))
+        found = process.extract(key, list(shortlist), scorer=fuzz.WRatio, limit=limit)
+        return sorted(found, key=lambda f: (-f[1], f[0]))
+
+    def _with_words(self, key: str) -> list[str]:
+        """The name keys of the SHORTLIST cards whose names have the most of the key's words
+        (of three letters or more; the longest WORDS of them), by the FTS index of names."""
+        words = sorted({w for w in key.split() if len(w) >= 3}, key=lambda w: (-len(w), w))
+        if not words:
+            return []
+        expression = " OR ".join(f'name : "{w}"' for w in words[:WORDS])
+        try:
+            rows = self.db.execute(
+                "SELECT c.name FROM card_text t JOIN cards c ON c.id = t.rowid "
+                "WHERE card_text MATCH ? ORDER BY bm25(card_text, 1.0, 0.0, 0.0) LIMIT ?",
+                (expression, SHORTLIST),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [k for (name,) in rows for k, _kind in _keys_of(name)]
 
     def near(self, key: str, cutoff: float, limit: int) -> list[tuple]:
         """The name keys nearest to `key` (rapidfuzz's ratio, at least `cutoff`), best first:
