@@ -215,6 +215,48 @@ def test_every_shape_of_answer_is_a_page(server, path):
     assert "<h1>" in page
 
 
+# The crawl's editions: the CR before the 2009 renumbering and after it, a Chinese one, the
+# newest English, the IPG and the MTR; and entries a crawl found to be 500s (issue 53: the
+# history of a rule that a later edition removed)
+CRAWLED = ("en-2009-02-01", "en-2016-08-26", "zh-2025-04-04", "latest", "ipg-latest", "mtr-latest")
+CRAWL_SEEDS = ["/history/100.2?edition=en-2009-02-01", "/history/718.5d?edition=en-2016-08-26",
+               "/history/408.1g?edition=en-2009-02-01", "/history/723.4?edition=zh-2025-04-04"]  # fmt: skip
+
+
+def test_a_crawl_of_every_kind_of_page_finds_no_500(server, library):
+    """Every kind of page for a seeded sample of the entries of several editions, and every
+    page those link to (one step on): none is a 500, each is a page."""
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    from crlookup.ui.serve import pages
+
+    draw = random.Random(53)
+    seeds = list(CRAWL_SEEDS)
+    for alias in CRAWLED:
+        edition = library.edition(alias).id
+        entries = [r for r in library.entries(edition) if r.kind != "section"]
+        for r in draw.sample(entries, 4):
+            number = pages.label(r.number, library.edition(edition).document)
+            seeds += [pages.link(kind, number, edition=edition) for kind in ("rule", "history")]
+        seeds.append(pages.link("refs", entries[0].number, edition=edition))
+        seeds.append(f"/diff/previous/{edition}?summary=true")
+    seeds += ["/editions", "/define/deathtouch", "/card/Blood%20Moon", "/search?q=trample"]
+
+    def get(path: str) -> tuple[str, int, str]:
+        status, page, headers = fetch(server, path)
+        return path, status, page if headers["content-type"].startswith("text/html") else ""
+
+    with ThreadPoolExecutor(4) as pool:
+        found = list(pool.map(get, seeds))
+        linked = {h for _p, _s, page in found for h in hrefs(page)}
+        linked = sorted(h for h in linked if h.startswith("/") and not h.startswith("/static"))
+        found += list(pool.map(get, sorted(set(linked) - set(seeds))[:400]))
+    failed = {path: status for path, status, _page in found if status >= 500}
+    assert len(found) > 150 and failed == {}, failed
+    assert all(page for _p, _s, page in found), "every one a page"
+
+
 # Each page's argument, and a value of each kind of option, for the sweep below
 SWEPT = {"rule": ["702.19", "IPG 2.1"], "search": ["deathtouch"], "card": ["Delver of Secrets"],
          "define": ["trample"], "refs": ["702.19"], "editions": [None]}  # fmt: skip
@@ -277,11 +319,22 @@ def test_another_language_side_by_side(server):
         ("lethal damage", "/define/lethal%20damage"),
         ("deathtouch trample", "/search?q=deathtouch+trample"),
         ("Can a creature with defender attack?", "/ask?q=Can+a+creature+with+defender+attack%3F"),
+        ("MTR banana", "/rule/MTR%20banana"),  # (its document kept: issue 53, /rule/banana)
+        ("IPG 2.1x", "/rule/IPG%202.1x"),
     ],
 )
 def test_the_search_box_goes_where_crlookup_anything_goes(server, typed, goes_to):
     status, _page, headers = fetch(server, "/go?" + urllib.parse.urlencode({"q": typed}))
     assert (status, headers["location"]) == (303, goes_to)
+
+
+def test_an_entry_a_tournament_document_lacks_leads_to_its_nearest_there(server):
+    status, page, _headers = fetch(server, "/rule/IPG%202.1x")
+    nearest = api_error(server, "/v1/rule/IPG%202.1x")["suggestions"]
+    assert status == 404 and "no entry 2.1x in ipg-" in text_of(page) and nearest[0] == "2.1"
+    assert {f"/go?q=IPG+{n}" for n in nearest} <= hrefs(page)  # (the IPG's, not the CR's)
+    status, page, _headers = fetch(server, "/rule/MTR%20banana")
+    assert status == 404 and "no entry banana in mtr-" in text_of(page)
 
 
 def test_the_search_box_keeps_the_edition_and_an_empty_box_goes_home(server):
@@ -357,8 +410,13 @@ def chromium():
         browser.close()
 
 
+VIOLATIONS = """document.addEventListener('securitypolicyviolation', (e) =>
+  console.error(`policy violated: ${e.violatedDirective} ${e.blockedURI}`));"""
+
+
 class Tab:
-    """A page in the browser, with the console's errors and the failed requests it saw."""
+    """A page in the browser, with the console's errors (the policy's violations among
+    them: VIOLATIONS) and the failed requests it saw."""
 
     def __init__(self, browser, server, **options):
         self.context = browser.new_context(**options)
@@ -367,6 +425,8 @@ class Tab:
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else 0)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # what the pages' Content-Security-Policy refuses, said as a console error too
+        self.context.add_init_script(VIOLATIONS)
 
     def open(self, path: str):
         self.page.goto(self.base + path)
@@ -440,6 +500,32 @@ def test_a_citation_is_copied_as_crlookup_rule_cite_gives_it(chromium, server):
     assert copied.startswith("702.19b The controller of an attacking creature with trample")
     assert "\n\nCR 702.19b (August 7, 2026)\nhttps://magic.wizards.com/en/rules" in copied
     assert tab.errors == []
+
+
+def test_the_pages_policy_lets_in_only_the_sites_own(chromium, server):
+    """Chromium keeps to the Content-Security-Policy: the site's own script runs (the copy
+    button, suggestions: the other tests, with no violation on any page they open), while an
+    inline script, a style attribute's rules and an image from elsewhere are refused."""
+    tab = Tab(chromium, server, viewport=PHONE)
+    try:
+        page = tab.open("/rule/702.19b")
+        assert page.get_by_role("button", name="Copy citation").is_visible()  # (site.js ran)
+        page.evaluate(
+            """() => {
+              const s = document.createElement('script');
+              s.textContent = 'window.injected = true';
+              document.body.append(s);
+              const img = document.createElement('img');
+              img.src = 'http://192.0.2.1/pixel.png';
+              document.body.append(img);
+            }"""
+        )
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.injected === undefined")
+    finally:
+        tab.close()
+    refused = " ".join(tab.errors)
+    assert "policy violated: script-src" in refused and "policy violated: img-src" in refused
 
 
 def test_every_page_works_with_javascript_off(chromium, server):

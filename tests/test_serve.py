@@ -213,6 +213,152 @@ def test_hostile_requests_are_refused_in_one_line_and_the_server_keeps_serving(s
     assert server.get("/healthz")[0] == 200
 
 
+def test_a_bad_request_pipelined_behind_a_good_one_leaves_its_answer(server):
+    """Two requests sent at once, the second no HTTP/1.1: the first is answered, then the
+    second refused, in order (the refusal closed the connection at once, and the first's
+    answer was never sent: issue 53)."""
+    good = b"GET /v1/rule/702.19b HTTP/1.1\r\nHost: x\r\n\r\n"
+    for bad in (b"GET /healthz HTTP/0.9\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc"):
+        answer = server.raw(good + good + bad)
+        assert answer.count(b"HTTP/1.1 200 OK") == 2, answer[:300]
+        last = answer.rindex(b"HTTP/1.1 ")
+        assert answer.index(b"HTTP/1.1 200") < last and answer[last:].startswith(b"HTTP/1.1 400")
+        assert b"702.19b" in answer[:last] and _status_and_error(answer[last:])[0] == 400
+
+
+HEADED = [
+    # (a request of each kind of answer, its Accept, its status, its Cache-Control)
+    ("/v1/rule/702.19b", "*/*", 200, "no-cache"),
+    ("/v1/rule/702.999", "*/*", 404, "no-store"),
+    ("/v1/search?q=", "*/*", 400, "no-store"),
+    ("/v1/nothing", "*/*", 404, "no-store"),
+    ("/rule/702.19b", "text/html", 200, "no-cache"),
+    ("/rule/702.999", "text/html", 404, "no-store"),
+    ("/nothing", "text/html", 404, "no-store"),
+    ("/v1/rule/702.19%00", "text/html", 400, "no-store"),
+    ("/go?q=702.19b", "text/html", 303, "no-cache"),
+    ("/healthz", "*/*", 200, "no-cache"),
+    ("/openapi.json", "*/*", 200, "no-cache"),
+]
+
+
+@pytest.mark.parametrize(("path", "accept", "status", "cache"), HEADED)
+def test_every_answer_has_the_headers_a_public_site_needs(server, path, accept, status, cache):
+    """A policy for what a page may load (nothing from elsewhere, no inline script, no
+    frame), no sniffing of types, no address sent to another site, and how long to keep it:
+    an error not at all, an answer asked again each time (issue 53: none of these were said)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", path, headers={"Accept": accept})
+    r = conn.getresponse()
+    r.read()
+    conn.close()
+    assert r.status == status
+    policy = r.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "object-src 'none'" in policy and "unsafe-inline" not in policy
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["referrer-policy"] == "same-origin"
+    assert r.headers.get_all("cache-control") == [cache]
+
+
+def varies(vary: str) -> set[str]:
+    return {v.strip() for v in vary.split(",")}
+
+
+def test_an_answer_that_depends_on_accept_says_so(server):
+    """What a browser and a bot are answered differently (an unknown path, a refused request)
+    says `Vary: Accept`, and each gets its own: a page, or a line of JSON (a browser's request
+    with a NUL in it was answered JSON: issue 53)."""
+    for path in ("/nothing/here", "/v1/rule/702.19%00", "/v1/rule/%ff"):
+        kinds = set()
+        for accept in ("text/html,*/*;q=0.8", "application/json"):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            conn.request("GET", path, headers={"Accept": accept})
+            r = conn.getresponse()
+            r.read()
+            conn.close()
+            assert "Accept" in varies(r.headers["vary"]), path
+            kinds.add(r.headers["content-type"].split(";")[0])
+        assert kinds == {"text/html", "application/json"}, path
+    status, _data, headers = server.get("/v1/rule/702.19b")  # JSON whatever is accepted
+    assert status == 200 and "Accept" not in varies(headers.get("vary", ""))
+
+
+def test_a_static_file_is_kept_a_year_only_at_its_contents_address(server):
+    from crlookup.ui.serve.pages import statics
+
+    version = statics()["site.css"].version
+    assert server.get(f"/static/site.css?v={version}")[2]["cache-control"].endswith("immutable")
+    for other in ("/static/site.css?v=0123456789", "/static/site.css"):  # (an old page's)
+        status, data, headers = server.get(other)
+        assert (status, headers["cache-control"]) == (200, "no-cache") and data
+
+
+def asgi(app, path: str, accept: str) -> list[dict]:
+    """What the application sends for a GET of `path` (an error it let out is raised)."""
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    where, _sep, query = path.partition("?")
+    scope = {"type": "http", "method": "GET", "path": where, "raw_path": where.encode(),
+             "query_string": query.encode(), "headers": [(b"accept", accept.encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "scheme": "http",
+             "http_version": "1.1", "root_path": "", "asgi": {"version": "3.0"}}  # fmt: skip
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def test_an_unexpected_error_is_a_500_and_leaves_the_connection_open(built_home, monkeypatch):
+    """An error no command expects is answered (a page for a browser, JSON for a bot) and goes
+    no further: uvicorn closed the connection of each 500 that the application raised again
+    (Starlette's handler of errors does, once it has answered: issue 53)."""
+    from crlookup import api
+    from crlookup.ui.serve.app import Settings, create
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("a bug")
+
+    switching = sys.getswitchinterval()
+    try:
+        app = create(Settings(str(built_home)))
+    finally:
+        sys.setswitchinterval(switching)
+    monkeypatch.setattr(api.Library, "rule", broken)
+    for path, accept, kind, says in [
+        ("/v1/rule/702.19b", "*/*", b"application/json", b'"internal error: RuntimeError"'),
+        ("/rule/702.19b", "text/html", b"text/html", b"internal error: RuntimeError"),
+    ]:
+        sent = asgi(app, path, accept)  # (nothing raised)
+        start = dict(sent[0]["headers"])
+        assert sent[0]["status"] == 500 and start[b"content-type"].startswith(kind)
+        assert says in b"".join(m.get("body", b"") for m in sent[1:])
+        assert (
+            "Accept" in varies(start[b"vary"].decode()) and start[b"cache-control"] == b"no-store"
+        )
+
+
+def test_a_library_that_cannot_answer_is_not_called_busy():
+    """A 503's page says why: too many at once ("Busy"), or a library that cannot answer for
+    now (damaged, or being built: its page was titled "Busy" too: issue 53)."""
+    from crlookup.core.errors import Busy, LibraryDamaged
+    from crlookup.ui.serve.app import refusal
+    from crlookup.ui.serve.pages import Pages
+
+    site = Pages()
+    for error, heading in [
+        (Busy("too many questions at once"), "Busy: try again in a moment"),
+        (LibraryDamaged("library.sqlite", "/x", "damaged"), "The library cannot answer for now"),
+    ]:
+        told = refusal(error)
+        page = site.failed(told.status, told.told.message, [], told.headers, why=told.why)
+        assert told.status == 503 and f"<h1>{heading}</h1>" in page.body.decode()
+
+
 def test_a_trailing_slash_is_read_as_without_it(server):
     """`/v1/rule/702.19b/` was a 307 with an empty body (issue 47)."""
     assert server.get("/v1/rule/702.19b/")[:2] == server.get("/v1/rule/702.19b")[:2]
@@ -277,7 +423,8 @@ def test_health_and_schema(server, built_home):
     status, data, _ = server.get("/healthz")
     health = json.loads(data)
     assert status == 200 and health["ok"] and health["editions"] > 120
-    assert os.path.dirname(health["library"]) == str(built_home)
+    # the library's id (its folder's name in the home), not where the home is (issue 53)
+    assert (built_home / health["library"]).is_dir() and str(built_home) not in data.decode()
     schema = json.loads(server.get("/openapi.json")[1])
     assert schema["openapi"].startswith("3.")
     paths = schema["paths"]

@@ -909,8 +909,8 @@ class Library:
             "ORDER BY seq",
             (edition,),
         ).fetchall()
-        deeper = re.match(r"^(\d{1,2}\.\d{1,2})(?:\.\d+)+\.?$", text.strip())
-        if deeper:  # "2.5.1": the entry it is under first (two levels are all there are)
+        deeper = re.match(r"^(\d{1,2}\.\d{1,2})(?:(?:\.\d+)+\.?|[^\W\d_]+)$", text.strip())
+        if deeper:  # "2.5.1", "2.1x": the entry it is under first (two levels are all there are)
             text = deeper.group(1)
         if documents.is_number(text):
             want = documents.sort_key(documents.number(text))

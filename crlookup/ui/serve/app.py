@@ -95,14 +95,19 @@ class Settings(NamedTuple):
 
 class Refusal(NamedTuple):
     """A request answered with an error: the HTTP `status`, what the command line says (its
-    one line, exit code and suggestions) and the headers ("Retry-After")."""
+    one line, exit code and suggestions), the headers ("Retry-After") and, for a 503, why:
+    BUSY (too many at once) or LIBRARY (the library cannot answer for now)."""
 
     status: int
     told: Failed
     headers: dict[str, str] | None = None
+    why: str = ""
 
     def response(self) -> Response:
         return body(self.told.to_dict(), self.status, self.headers)
+
+
+BUSY, LIBRARY = "busy", "library"  # (Refusal.why)
 
 
 def body(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -118,9 +123,9 @@ def refusal(e: CrlookupError) -> Refusal:
     if isinstance(e, ArgumentError) and e.kind == TOO_LONG:
         return Refusal(414, failed(e))
     if isinstance(e, Busy):
-        return Refusal(503, failed(e), {"Retry-After": "1"})
+        return Refusal(503, failed(e), {"Retry-After": "1"}, BUSY)
     if isinstance(e, (EditionsPending, LibraryError)):
-        return Refusal(503, failed(e), {"Retry-After": "30"})
+        return Refusal(503, failed(e), {"Retry-After": "30"}, LIBRARY)
     return Refusal(404 if e.exit_code == NOT_FOUND else 400, failed(e))
 
 
@@ -316,6 +321,40 @@ def _handler(endpoint: Endpoint, shelf: Shelf, pools: Pools):
 
 
 CLIENTS = 100_000  # client addresses a worker keeps a bucket for (the least recently seen go)
+# Every response's, for a site that faces the world (issue 53): the pages have no inline script
+# or style, and load nothing from elsewhere; no page is framed; a link out says only the site
+SECURITY = (
+    (
+        b"content-security-policy",
+        (
+            b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            b"frame-ancestors 'none'; form-action 'self'"
+        ),
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+# How long a client or a cache may keep an answer that does not say: an error not at all (a
+# 503 or a 429 is over in a moment, a 404 may be found in the next edition); anything else is
+# asked again each time (the library may change: a rebuild, an ingest, a new edition)
+ERROR_CACHE, ANSWER_CACHE = b"no-store", b"no-cache"
+
+
+def headers_of(message: dict) -> list[tuple[bytes, bytes]]:
+    """A response's headers with SECURITY's, and Cache-Control: an error's always ERROR_CACHE,
+    another's its own or ANSWER_CACHE."""
+    headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+    given = [v for k, v in message.get("headers", []) if k.lower() == b"cache-control"]
+    if message["status"] >= 400:
+        headers.append((b"cache-control", ERROR_CACHE))
+    else:
+        headers.append((b"cache-control", given[0] if given else ANSWER_CACHE))
+    return headers + list(SECURITY)
+
+
+def wants_html(scope) -> bool:
+    """Whether a request asks for a page (a browser's Accept has text/html), not JSON."""
+    return any(k == b"accept" and b"text/html" in v.lower() for k, v in scope.get("headers", ()))
 
 
 class Guard:
@@ -326,23 +365,33 @@ class Guard:
     is the peer's address, or the X-Forwarded-For of a proxy `--forwarded-allow-ips` names
     (uvicorn reads it: loopback by default)."""
 
-    def __init__(self, app, rate: int = 0):
+    def __init__(self, app, rate: int = 0, shaped: Callable[..., Response] | None = None):
         self.app = app
         self.rate = rate
+        self.shaped = shaped  # shaped(request, refusal): a page for a browser (else JSON)
         # client: (tokens, when), least recently seen first; at most CLIENTS of them
         self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+
+        async def headed(message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message, headers=headers_of(message))
+            await send(message)
+
         if len(scope["path"]) > 1 and scope["path"].endswith("/"):  # "/v1/rule/702.19b/"
             # answered as without it (Starlette answered a 307 with an empty body)
             scope = dict(scope, path=scope["path"].rstrip("/") or "/")
             scope["raw_path"] = (scope.get("raw_path") or b"").rstrip(b"/") or b"/"
         refused = self._check(scope)
         if refused is not None:
-            return await refused.response()(scope, receive, send)
-        return await self.app(scope, receive, send)
+            answer = (
+                refused.response() if self.shaped is None else self.shaped(Request(scope), refused)
+            )
+            return await answer(scope, receive, headed)
+        return await self.app(scope, receive, headed)
 
     def _check(self, scope) -> Refusal | None:
         if scope["method"] not in ("GET", "HEAD"):
@@ -404,6 +453,34 @@ class Guard:
         return allowed
 
 
+class Unexpected:
+    """An error the server did not expect: logged with its traceback and answered 500 (a page
+    for a browser, a JSON line for a bot: `answer`), the connection kept for the client's
+    next request. (Starlette's own handler of errors raises the error again once it has
+    answered, and uvicorn then closed the connection: issue 53.)"""
+
+    def __init__(self, app, answer: Callable[[Request, Exception], Response]):
+        self.app, self.answer = app, answer
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def sending(message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as e:  # (whatever it is: a 500, and the server goes on)
+            if started:  # (half an answer sent: only closing the connection can say so)
+                raise
+            log.exception("%s %s", scope["method"], scope["path"])
+            await self.answer(Request(scope), e)(scope, receive, send)
+
+
 # ------------------------------------------------------------------ the application
 
 
@@ -422,17 +499,28 @@ def create(settings: Settings | None = None) -> Guard:
         except (CrlookupError, OSError, sqlite3.Error) as e:
             told = Failed(_("the library could not be read: {reason}").format(reason=e), 1, [])
             return Refusal(503, told).response()
-        found = {"ok": True, "library": lib.path, "editions": count, "version": __version__}
+        # (the library's id, as X-Crlookup-Library names it: not where it lies on the disk)
+        library = os.path.basename(lib.path)
+        found = {"ok": True, "library": library, "editions": count, "version": __version__}
         return body(found)
 
     async def schema_of(request: Request) -> Response:
         return body(schema)
 
+    def shaped(request: Request, told: Refusal) -> Response:
+        """An error of a request no endpoint answered: a page for a browser, JSON for a bot."""
+        if wants_html(request.scope):
+            answer = site.failed(told.status, told.told.message, [], told.headers, why=told.why)
+        else:
+            answer = told.response()
+        answer.headers["Vary"] = "Accept"
+        return answer
+
     async def no_such(request: Request, e: Exception) -> Response:
         status = e.status_code if isinstance(e, HTTPException) else 500
-        if status == 404 and "text/html" in request.headers.get("accept", ""):
-            return site.failed(404, _("no page {path}").format(path=request.url.path[:80]), [])
-        if status == 404:
+        if status == 404 and wants_html(request.scope):
+            told = Failed(_("no page {path}").format(path=request.url.path[:80]), NOT_FOUND, [])
+        elif status == 404:
             import difflib
 
             paths = [x.path for x in (*ENDPOINTS, LOOKUP)]
@@ -446,13 +534,11 @@ def create(settings: Settings | None = None) -> Guard:
             )
         else:  # (a method other than GET is refused by the guard: 405)
             told = Failed(str(getattr(e, "detail", "")) or "error", BAD_INPUT, [])
-        return body(told.to_dict(), status)
+        return shaped(request, Refusal(status, told))
 
-    async def failure(request: Request, e: Exception) -> Response:  # (uvicorn logs it)
+    def failure(request: Request, e: Exception) -> Response:  # (Unexpected logs it)
         told = Failed(_("internal error: {kind}").format(kind=type(e).__name__), NOT_FOUND, [])
-        if "text/html" in request.headers.get("accept", ""):  # (a browser's: a page)
-            return site.failed(500, told.message, [])
-        return body(told.to_dict(), 500)
+        return shaped(request, Refusal(500, told))
 
     def warm() -> None:
         """The slow thread's library opened and ask's model loaded, before the first question."""
@@ -476,11 +562,14 @@ def create(settings: Settings | None = None) -> Guard:
     routes += _pages(shelf, pools, site)
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: no_such, Exception: failure},
+        exception_handlers={HTTPException: no_such},
         lifespan=lifespan,
-        middleware=[Middleware(GZipMiddleware, minimum_size=1000)],
+        middleware=[
+            Middleware(GZipMiddleware, minimum_size=1000),
+            Middleware(Unexpected, answer=failure),
+        ],
     )
-    return Guard(app, settings.rate_limit)
+    return Guard(app, settings.rate_limit, shaped)
 
 
 def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
@@ -491,7 +580,7 @@ def _pages(shelf: Shelf, pools: Pools, site) -> list[Route]:
     def refused(e: CrlookupError, request: Request) -> Response:
         told = refusal(e)
         return site.failed(
-            told.status, told.told.message, told.told.suggestions, told.headers, request
+            told.status, told.told.message, told.told.suggestions, told.headers, request, told.why
         )
 
     def page_of(page: web.Page):

@@ -75,6 +75,12 @@ def query_of(request: Request) -> list[tuple[str, str]]:
     )
 
 
+def here(request: Request) -> str:
+    """The request's path as a link to it: encoded ("/card/Blood%20Moon", "/rule/MTR%204.3";
+    the slashes of "Fire // Ice" kept, as its page's address reads them)."""
+    return urllib.parse.quote(request.url.path)
+
+
 def values_of(page: Page, endpoint: Endpoint, request: Request) -> dict[str, Any]:
     """The endpoint's values for a request of `page`: its path's parameters and its query's,
     read as the endpoint reads them (`BadInput` for what it would refuse)."""
@@ -269,10 +275,13 @@ class Pages:
         )
 
     def static(self, request: Request) -> Response:
+        """A static file; cached for a year only at the address of its contents (`static`):
+        asked for by another version's (an old page's), it is asked again each time."""
         found = self.files.get(request.path_params["name"])
         if found is None:
             return self.failed(404, _("no such file"), [])
-        return Response(found.data, headers={"Cache-Control": YEAR}, media_type=found.media_type)
+        kept = YEAR if dict(query_of(request)).get("v") == found.version else PAGE_CACHE
+        return Response(found.data, headers={"Cache-Control": kept}, media_type=found.media_type)
 
     def failed(
         self,
@@ -281,21 +290,29 @@ class Pages:
         suggestions: list[str],
         headers: dict | None = None,
         request: Request | None = None,
+        why: str = "",
     ) -> Response:
         """An error as a page: what the command says, the nearest that exist as links (an
-        edition: this page in it; a rule, a term: where the search box sends it)."""
+        edition: this page in it; a rule, a term: where the search box sends it); `why` a
+        503's cause (crlookup.ui.serve.app.Refusal: "busy", "library")."""
         query = query_of(request) if request is not None else []
         edition = dict(query).get("edition")
+        # the document of the entry asked for: its nearest are its ("MTR banana": MTR 1.1)
+        asked_for = request.path_params.get("number", "") if request is not None else ""
+        document = documents.split(asked_for).document if asked_for else None
         nearest = []
         for found in suggestions:
             if request is not None and _EDITION.match(found):
                 kept = [(k, v) for k, v in query if k != "edition"] + [("edition", found)]
-                nearest.append((found, f"{request.url.path}?{urllib.parse.urlencode(kept)}"))
-            else:
-                asked = {"q": found, **({"edition": edition} if edition else {})}
-                nearest.append((found, f"/go?{urllib.parse.urlencode(asked)}"))
+                nearest.append((found, f"{here(request)}?{urllib.parse.urlencode(kept)}"))
+                continue
+            shown = found
+            if document not in (None, "cr") and documents.is_number(found):
+                shown = documents.label(document, found)
+            asked = {"q": shown, **({"edition": edition} if edition else {})}
+            nearest.append((shown, f"/go?{urllib.parse.urlencode(asked)}"))
         shown = self.render(
-            "error.html", status, status=status, message=message, nearest=nearest, q=""
+            "error.html", status, status=status, message=message, nearest=nearest, q="", why=why
         )
         shown.headers.update(headers or {})
         return shown
@@ -313,7 +330,7 @@ class Pages:
         if isinstance(shown, str):  # (an id of the library's: the JSON names the one it read)
             info = lib.edition(shown)
             switch = {
-                "path": request.url.path,
+                "path": here(request),
                 "hidden": [(k, v) for k, v in query if k != "edition"],
                 "editions": switcher(lib, info.document, info.lang),
                 "current": shown,
@@ -358,8 +375,10 @@ def address(command: str, values: dict[str, Any], words: str, edition: str | Non
     if command == "rule":  # its address as judges write it: "702.19" (not "cr 702.19"), "IPG 2.1"
         cited = documents.split(argument)
         argument = cited.number
-        if cited.document not in (None, "cr") and documents.is_number(cited.number):
-            argument = f"{documents.PREFIX[cited.document]} {documents.number(cited.number)}"
+        if cited.document not in (None, "cr"):  # (its document kept: "MTR banana" is no CR rule)
+            if documents.is_number(cited.number):
+                argument = documents.number(cited.number)
+            argument = f"{documents.PREFIX[cited.document]} {argument}"
     return link(command, argument, edition=edition)
 
 

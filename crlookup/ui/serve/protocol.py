@@ -35,6 +35,7 @@ class Protocol(HttpToolsProtocol):
     _deadline = None
     _head = 0
     _begun = False  # bytes of a request have arrived, and it has not been answered
+    _refusal: bytes | None = None  # a refusal written once the answers before it are
     read_s = 10.0  # seconds to receive a request's line and headers, from the connection or the
     # last answer: the settings' read_timeout (`crlookup serve --read-timeout`), set below
 
@@ -94,16 +95,21 @@ class Protocol(HttpToolsProtocol):
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._begun = False
-        if not self.transport.is_closing() and not self.pipeline:
+        if self._refusal is not None:  # (a bad request pipelined behind this one's)
+            if not self._answering():
+                self._close_refused()
+        elif not self.transport.is_closing() and not self.pipeline:
             self._arm()  # for the next request on this connection
 
     def send_400_response(self, msg: str) -> None:
         self._refuse(400, _("the request could not be read as HTTP/1.1"))
 
     def _refuse(self, status: int, message: str) -> None:
-        """Answer `status` with the error as JSON and close the connection; in a parser
-        callback, raises BadInput to stop httptools reading the rest."""
-        if self.transport.is_closing():
+        """Answer `status` with the error as JSON and close the connection, once the requests
+        before it on the connection are answered (pipelined, they were dropped: issue 53),
+        reading nothing more meanwhile; in a parser callback, raises BadInput to stop httptools
+        reading the rest."""
+        if self.transport.is_closing() or self._refusal is not None:
             return
         told = json.dumps(Failed(message, BAD_INPUT, []).to_dict(), ensure_ascii=False, indent=2)
         data = (told + "\n").encode()
@@ -112,10 +118,22 @@ class Protocol(HttpToolsProtocol):
             f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
             f"content-length: {len(data)}\r\nconnection: close\r\n\r\n"
         )
-        self.transport.write(head.encode("ascii") + data)
-        self.transport.close()
+        self._refusal = head.encode("ascii") + data
+        self._disarm()
+        self.transport.pause_reading()
+        if not self._answering():
+            self._close_refused()
         if status in (414, 431):
             raise BadInput(message)
+
+    def _answering(self) -> bool:
+        """Whether a request before the one refused is still to be answered."""
+        return bool(self.pipeline) or (self.cycle is not None and not self.cycle.response_complete)
+
+    def _close_refused(self) -> None:
+        if not self.transport.is_closing() and self._refusal is not None:
+            self.transport.write(self._refusal)
+            self.transport.close()
 
 
 def _configured() -> None:
