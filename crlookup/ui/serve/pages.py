@@ -306,11 +306,11 @@ class Pages:
                 kept = [(k, v) for k, v in query if k != "edition"] + [("edition", found)]
                 nearest.append((found, f"{here(request)}?{urllib.parse.urlencode(kept)}"))
                 continue
-            shown = found
+            named = found
             if document not in (None, "cr") and documents.is_number(found):
-                shown = documents.label(document, found)
-            asked = {"q": shown, **({"edition": edition} if edition else {})}
-            nearest.append((shown, f"/go?{urllib.parse.urlencode(asked)}"))
+                named = documents.label(document, found)
+            asked = {"q": named, **({"edition": edition} if edition else {})}
+            nearest.append((named, f"/go?{urllib.parse.urlencode(asked)}"))
         shown = self.render(
             "error.html", status, status=status, message=message, nearest=nearest, q="", why=why
         )

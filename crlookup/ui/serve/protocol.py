@@ -17,7 +17,7 @@ import http
 import json
 import os
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from crlookup.core.errors import BAD_INPUT, BadInput
 from crlookup.core.i18n import _
@@ -128,7 +128,8 @@ class Protocol(HttpToolsProtocol):
 
     def _answering(self) -> bool:
         """Whether a request before the one refused is still to be answered."""
-        return bool(self.pipeline) or (self.cycle is not None and not self.cycle.response_complete)
+        cycle: RequestResponseCycle | None = self.cycle  # (None before the first request)
+        return bool(self.pipeline) or (cycle is not None and not cycle.response_complete)
 
     def _close_refused(self) -> None:
         if not self.transport.is_closing() and self._refusal is not None:
