@@ -795,6 +795,7 @@ class Library:
         question = question.strip()
         if not question:
             raise BadInput(_("ask: expected a question"))
+        ask.checked(question)  # (too long: refused before anything is read)
         read = self.reader
         own = ask.detect_lang(question)
         target = read.edition(edition, lang=lang or own)
@@ -1060,12 +1061,14 @@ def doctor(home: str | None = None) -> Checkup:
 
 
 class Ingested(NamedTuple):
-    """The editions `crlookup ingest` added."""
+    """The editions `crlookup ingest` added, and why those that look partial do (by id)."""
 
     editions: tuple[EditionInfo, ...]
+    partial: dict[str, str]
 
     def to_dict(self) -> list[dict]:
-        return [e.to_dict() for e in self.editions]
+        """Each edition as `editions --json` lists it, and `looks_partial`: why, or null."""
+        return [e.to_dict() | {"looks_partial": self.partial.get(e.id)} for e in self.editions]
 
 
 def ingest(
@@ -1076,9 +1079,12 @@ def ingest(
     date: str | None = None,
     home: str | None = None,
     progress: Progress | None = None,
+    any_size: bool = False,
 ) -> Ingested:
     """Add a user's edition file to the library (`crlookup ingest`): `id`, `lang` and `date`
-    say what the file does not; the library is rebuilt with it, atomically."""
+    say what the file does not (`any_size`: a file far larger than any real edition is meant);
+    the library is rebuilt with it, atomically. An edition that looks partial beside its
+    neighbours is added, and said (`Ingested.partial`)."""
     from crlookup.builder.ingest import ingest as adding
 
     if date:
@@ -1091,7 +1097,17 @@ def ingest(
                 _("--date: expected YYYY-MM-DD, found {found!r}").format(found=date)
             ) from None
     options = {k: v for k, v in {"id": id, "lang": lang, "date": date}.items() if v}
-    return Ingested(tuple(adding(path, options, home, progress=progress)))
+    added = tuple(adding(path, options, home, progress=progress, any_size=any_size))
+    from crlookup.builder.ingest import looks_partial
+    from crlookup.builder.pipeline import open_library
+
+    lib = open_library(home)
+    try:
+        every = lib.editions(None)
+    finally:
+        lib.close()
+    partial = {e.id: why for e in added if (why := looks_partial(e, every))}
+    return Ingested(added, partial)
 
 
 def update(

@@ -376,27 +376,6 @@ def serve_paths(home: str) -> tuple[list[str], list[str]]:
     return rules, mixed
 
 
-def server_memory(pid: int) -> tuple[float, float]:
-    """MiB of the server and its workers: the sum of their proportional set sizes (what they
-    share counted once) and of their resident sets (counted in each)."""
-    pss = rss = 0
-    pids = [pid]
-    for p in pids:  # its children, and theirs
-        try:
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                pids += [int(c) for c in f.read().split()]
-            with open(f"/proc/{p}/smaps_rollup") as f:
-                for line in f:
-                    name, *value = line.split()
-                    if name == "Pss:":
-                        pss += int(value[0])
-                    elif name == "Rss:":
-                        rss += int(value[0])
-        except OSError:  # (not Linux: no figure)
-            continue
-    return pss / 1024, rss / 1024
-
-
 def rebuild_then(exe: str, env: dict, done) -> None:
     """`crlookup rebuild` in the home, then `done` set."""
     try:
@@ -492,7 +471,7 @@ def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool
     workers, its memory; with `rebuild`, the failed requests while `crlookup rebuild` runs."""
     import threading
 
-    from load import load, start_server, stop_server
+    from load import load, server_memory, start_server, stop_server
 
     rules, mixed = serve_paths(home)
     rows: list = []

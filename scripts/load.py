@@ -189,6 +189,27 @@ def start_server(
             time.sleep(0.02)
 
 
+def server_memory(pid: int) -> tuple[float, float]:
+    """MiB of the server and its workers: the sum of their proportional set sizes (what they
+    share counted once) and of their resident sets (counted in each)."""
+    pss = rss = 0
+    pids = [pid]
+    for p in pids:  # its children, and theirs
+        try:
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                pids += [int(c) for c in f.read().split()]
+            with open(f"/proc/{p}/smaps_rollup") as f:
+                for line in f:
+                    name, *value = line.split()
+                    if name == "Pss:":
+                        pss += int(value[0])
+                    elif name == "Rss:":
+                        rss += int(value[0])
+        except OSError:  # (not Linux: no figure)
+            continue
+    return pss / 1024, rss / 1024
+
+
 def stop_server(server: subprocess.Popen) -> None:
     server.terminate()
     try:

@@ -4,9 +4,13 @@ first use in an empty home (the archive's older editions still being added); eve
 compared with the same command's output on the complete library before. Reports the failed
 and the differing commands, and the wall times. (4) `crlookup serve` on the home, loaded while
 `crlookup rebuild` runs twice: the failed requests, rule lookups' p50 and p99 during it, and
-how soon after each rebuild made its library current the server answered from it.
+how soon after each rebuild made its library current the server answered from it. (5) A soak:
+`crlookup serve` answering 20,000 requests of every kind, each with words never seen before,
+its resident memory read after each tenth: it must level off (at most SOAK_GROWTH_MIB more
+over the second half), not grow with every new word.
 
     CRLOOKUP_HOME=... python scripts/stress.py --commands 200 --at-once 8 [--rounds ...]
+    CRLOOKUP_HOME=... python scripts/stress.py --rounds soak --soak-requests 20000
 
 CI-sized: CRLOOKUP_DATA naming a small data folder (the suite's `small_data`); the suite runs
 round 4 so (tests/test_serve.py).
@@ -64,7 +68,11 @@ SERVED = [
     "/v1/editions",
 ]
 CRLOOKUP = [sys.executable, "-c", "from crlookup.ui.cli import main; main()"]
-ROUNDS = ("rebuild", "after", "first-use", "serve")
+ROUNDS = ("rebuild", "after", "first-use", "serve", "soak")
+SOAK_SAMPLES = 10  # the server's memory is read after each tenth of the soak's requests
+# The soak's verdict: the memory the server gained over its second half, at most (a cache
+# without bound grows with each new word: issue 53)
+SOAK_GROWTH_MIB = 8.0
 
 
 def crlookup(args: list[str], home: str | None = None) -> subprocess.CompletedProcess:
@@ -186,10 +194,92 @@ def serve_round(
     return done
 
 
+@dataclass
+class Soaked:
+    """How a server's memory held over a long mixed run (round 5)."""
+
+    load: object  # load.Load: every request
+    memory: list[tuple[int, float]] = field(default_factory=list)  # (requests, MiB resident)
+
+    @property
+    def growth(self) -> float:
+        """MiB the server gained over the second half of the run."""
+        half = self.memory[len(self.memory) // 2][1] if self.memory else 0.0
+        return self.memory[-1][1] - half if self.memory else 0.0
+
+    @property
+    def bad(self) -> int:
+        return len(self.load.failed) + int(self.growth > SOAK_GROWTH_MIB)
+
+    def summary(self) -> str:
+        read = ", ".join(f"{mib:.0f}" for _n, mib in self.memory)
+        return (
+            f"soak: {self.load.summary()}\n  resident MiB after each tenth: {read}; "
+            f"over the second half {self.growth:+.1f} MiB (at most {SOAK_GROWTH_MIB:g})"
+        )
+
+
+def soak_paths(count: int, seed: int = 53) -> list[str]:
+    """`count` requests of every kind, each with words never seen before (made up, seeded):
+    searches (one in three under a rule number), card names, questions, terms, rule numbers
+    and whatever-was-typed, in turn."""
+    import random
+    import urllib.parse
+
+    draw = random.Random(seed)
+    q = urllib.parse.quote
+
+    def word() -> str:
+        return "".join(
+            draw.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(draw.randint(4, 10))
+        )
+
+    def number() -> str:
+        return f"{draw.randint(100, 732)}.{draw.randint(1, 40)}"
+
+    kinds = [
+        lambda: f"/v1/search?q={q(word() + ' ' + word())}&limit=3",
+        lambda: f"/v1/search?q={q(number() + ' ' + word())}&limit=3",
+        lambda: f"/v1/card?name={q(word() + ' ' + word())}",
+        lambda: f"/v1/rule/{number()}{draw.choice(['', 'a', 'c', 'zz'])}",
+        lambda: f"/v1/define/{q(word())}",
+        lambda: f"/v1/lookup?q={q(word() + ' ' + word() + ' ' + word())}",
+        lambda: f"/v1/search?q={q(word())}&all_editions=true&limit=3",
+        lambda: f"/v1/rule/{number()}",
+        lambda: f"/v1/card?name={q(word())}",
+        lambda: f"/v1/ask?q={q(f'Can my {word()} block a {word()} with {word()}?')}",
+    ]
+    return [kinds[i % len(kinds)]() for i in range(count)]
+
+
+def soak_round(home: str, *, requests: int = 20_000, connections: int = 4) -> Soaked:
+    """(5) `crlookup serve --workers 1` on `home`, `requests` requests of soak_paths over
+    `connections` keep-alive connections, the server's resident memory read after each tenth:
+    it should level off, not grow with each new word."""
+    from load import Load, load, server_memory, start_server, stop_server  # (scripts/load.py)
+
+    env = dict(os.environ, CRLOOKUP_HOME=home)
+    server, port, _first = start_server(CRLOOKUP, env, 1, "/healthz", "--rate-limit", "0")
+    done = Soaked(Load())
+    paths = soak_paths(requests)
+    started = time.monotonic()
+    try:
+        step = max(1, requests // SOAK_SAMPLES)
+        for at in range(0, requests, step):
+            load(paths[at : at + step], port=port, connections=connections, requests=step,
+                 ok=set(), into=done.load)  # fmt: skip
+            done.memory.append((at + step, server_memory(server.pid)[1]))
+        done.load.seconds = time.monotonic() - started  # (each load set its own part's)
+    finally:
+        stop_server(server)
+    return done
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--commands", type=int, default=200)
     ap.add_argument("--at-once", type=int, default=8)
+    ap.add_argument("--soak-requests", type=int, default=20_000, help="the soak round's")
     ap.add_argument(
         "--rounds",
         default=",".join(ROUNDS),
@@ -210,6 +300,16 @@ def main() -> int:
         for reason in sorted(set(served.load.failed))[:5]:
             print(f"  {reason}")
         bad += served.bad
+    if "soak" in rounds:
+        from crlookup.core.paths import home as default_home
+
+        soaked = soak_round(
+            os.environ.get("CRLOOKUP_HOME") or default_home(), requests=args.soak_requests
+        )
+        print(soaked.summary())
+        for reason in sorted(set(soaked.load.failed))[:5]:
+            print(f"  {reason}")
+        bad += soaked.bad
     return 1 if bad else 0
 
 

@@ -122,6 +122,21 @@ def test_terms_with_the_same_stems_are_told_apart_by_their_words(library, questi
         assert len([n for n, _number in found if n in ("Counter", "Counters", "Exile")]) == 1, found
 
 
+def test_an_analyzer_keeps_the_stems_of_the_latest_words_only(monkeypatch):
+    """A server reads new words all day: an analyzer keeps the stems of the STEMS_KEPT words
+    it saw last (kept without bound, they were tens of MB a day: issue 53), and stems the same
+    whether it still has a word's or not."""
+    from crlookup.features.ask import analyzer
+
+    monkeypatch.setattr(analyzer, "STEMS_KEPT", 100)
+    an = Analyzer("en")
+    first = an.stem("blocking")
+    for n in range(1000):
+        an.stem(f"word{n}s")
+    assert an.stem.cache_info().currsize <= 100
+    assert an.stem("blocking") == first == "block"
+
+
 _EN = Analyzer("en")
 _WORD = st.from_regex(r"[a-z]{3,9}", fullmatch=True).filter(lambda w: not {w, w + "s"} & _EN.stop)
 

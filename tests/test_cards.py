@@ -270,8 +270,10 @@ def test_a_card_search_ends_at_its_deadline_with_one_line(cards, monkeypatch):
     from crlookup.core.errors import SearchTimedOut
 
     monkeypatch.setattr(module, "SEARCH_SECONDS", 0.001)
-    with pytest.raises(SearchTimedOut, match=r"more than 0\.001 s"):
+    with pytest.raises(SearchTimedOut, match=r"more than 0\.001 s.*fewer wildcards"):
         cards.search("a* OR b* OR c* OR d* OR e*", limit=500, rulings=True)
+    with pytest.raises(SearchTimedOut, match=r"stopped: give more words$"):
+        cards.search("creature OR damage OR player OR target", limit=500, rulings=True)
     monkeypatch.undo()
     assert cards.search("a* OR b* OR c* OR d* OR e*", limit=500, rulings=True).hits
 

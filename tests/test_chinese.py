@@ -242,6 +242,27 @@ def test_a_long_chinese_query_is_counted_by_its_characters():
     assert json.loads(run("search", "践踏死触" * 50, "--json").output)["hits"]
 
 
+def test_a_long_question_is_refused_before_anything_is_read(built_home):
+    """A question of over 200 words (a Chinese character each) is refused before its lexicon,
+    the model or its translation is read: 1,000 Chinese characters were read for 1.35 s and
+    answered, 300 English words refused once the lexicon was read (issue 53)."""
+    from crlookup import api
+    from crlookup.core.errors import QuestionError
+
+    lib = api.open(str(built_home))
+    try:
+        for question, says in [
+            ("威慑的生物能只用一个生物挡吗" * 72, "(a Chinese character is one)"),
+            ("block " * 300, "a question of at most 200 words, please"),
+        ]:
+            with pytest.raises(QuestionError, match=re.escape(says)):
+                lib.ask(question)
+            assert lib.reader._memo == {}, list(lib.reader._memo)  # nothing read for it
+        assert lib.ask("威慑的生物能只用一个生物挡吗" * 14).answers  # (196 of them: read)
+    finally:
+        lib.close()
+
+
 def test_the_annotated_mtr_in_chinese_is_searched_too():
     data = json.loads(run("search", "作弊", "--doc", "mtr", "--lang", "zh", "--json").output)
     first = data["hits"][0]

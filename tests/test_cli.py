@@ -13,7 +13,7 @@ import click
 import conftest
 import pytest
 from click.testing import CliRunner
-from conftest import OFFICIAL
+from conftest import OFFICIAL, one_line
 from rich.text import Text
 
 from crlookup.ui.cli import cli
@@ -374,6 +374,53 @@ def test_ingest(private_home, tmp_path):
     # the same edition again is refused, in one line
     again = run("ingest", str(new), code=2).error
     assert again.startswith("MagicCompRules.txt: edition en-2026-10-02 is already in the library")
+
+
+def test_ingest_says_an_edition_looks_partial(private_home, tmp_path):
+    """An edition cut short is added, and said to look partial (it was added in silence:
+    issue 53): by its own contents, which list sections its body lacks, or beside the edition
+    before it (a glossary cut short: 177 terms where en-2026-08-07 has 739; the partial one
+    just added is no measure)."""
+    text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_text(encoding="utf-8-sig")
+    lines = text.splitlines(keepends=True)
+    half = tmp_path / "half.txt"
+    half.write_text("".join(lines[: len(lines) // 2]), encoding="utf-8")
+    added = run("ingest", str(half), "--id", "en-2026-10-03", "--json")
+    said = added.error.splitlines()[-1]  # (after the build's progress)
+    assert said.startswith("crlookup: en-2026-10-03 is partial: 49 sections in the contents")
+    assert json.loads(added.output)[0]["looks_partial"] == said.removeprefix("crlookup: ")
+    glossary = text.index("\nGlossary\n", text.index("\nGlossary\n") + 1)
+    cut = tmp_path / "cut.txt"
+    cut.write_text(text[: glossary + (len(text) - glossary) // 4], encoding="utf-8")
+    added = run("ingest", str(cut), "--id", "en-2026-10-04")
+    assert added.output.startswith("added en-2026-10-04: 147 sections, 1173 rules")
+    assert added.error.splitlines()[-1] == (
+        "crlookup: en-2026-10-04 looks partial: 147 sections, 1,173 rules, 177 glossary terms, "
+        "where en-2026-08-07 has 147, 1,173, 739"
+    )
+
+
+def test_ingest_refuses_a_file_far_larger_than_any_edition(private_home, tmp_path, monkeypatch):
+    """A file of several times the largest edition's size, or entries, is refused in one line
+    before anything is built (one of 400,000 rules took 4 minutes and 1.5 GB: issue 53), unless
+    --any-size says it is meant; the library is left as it was."""
+    from crlookup.builder import ingest
+
+    before = (private_home / "current").read_text()
+    text = (OFFICIAL / "MagicCompRules-2026-08-07.txt").read_text(encoding="utf-8-sig")
+    huge = tmp_path / "huge.txt"
+    huge.write_text(text + "\n" * (9 * 2**20), encoding="utf-8")
+    said = one_line(run("ingest", str(huge), "--id", "en-2026-10-05", code=2).error)
+    assert said.endswith("found 9.9 MB, over 8 MB (the largest edition's is 1.7 MB): give "
+                         "--any-size to add it anyway")  # fmt: skip
+    monkeypatch.setattr(ingest, "MAX_ENTRIES", 4000)  # (the real edition has 4,057)
+    new = tmp_path / "next.txt"
+    new.write_text(text, encoding="utf-8")
+    said = one_line(run("ingest", str(new), "--id", "en-2026-10-05", code=2).error)
+    assert "found 4,057 rules and glossary terms in en-2026-10-05, over 4,000" in said
+    assert (private_home / "current").read_text() == before
+    added = run("ingest", str(new), "--id", "en-2026-10-05", "--any-size").output
+    assert added.startswith("added en-2026-10-05: 147 sections")
 
 
 @pytest.mark.parametrize(

@@ -154,3 +154,48 @@ def test_numbers_written_in_text_are_found_with_lookalikes_read(section, rule, l
 def test_a_closing_period_asks_for_the_rule_alone():
     assert numbers.without_subrules("702.19.") and numbers.without_subrules(" 702.19b. ")
     assert not numbers.without_subrules("702.19") and not numbers.without_subrules("702.")
+
+
+def _below_as_read(number: str, scope: str) -> bool:
+    """Whether `number` is at or below `scope` as a search reads a number it is scoped to
+    (7: 7xx; 702: 702 and 702.x; 702.19: 702.19 and its subrules, not 702.190; 702.19b:
+    itself), by the numbers' text: as the index's query over them was written until issue 53."""
+    import re
+
+    if "." in scope:
+        if scope[-1].isdigit():
+            return re.fullmatch(re.escape(scope) + "[a-z]*", number) is not None
+        return number == scope
+    if len(scope) == 1:
+        return number.startswith(scope)
+    return number == scope or number.startswith(scope + ".")
+
+
+_NUMBERS = st.one_of(
+    st.builds(lambda s, r, i: str(RuleNumber(s, r, numbers.letters_at(i))), *SUBRULE_PARTS),
+    st.builds(lambda s, r: f"{s}.{r}", st.integers(100, 999), st.integers(1, 400)),
+    st.integers(100, 999).map(str),
+    st.integers(1, 9).map(str),
+    st.builds(lambda a, b: f"{a}.{b}", st.integers(1, 12), st.integers(1, 12)),  # IPG 2.1
+    st.sampled_from(["A", "B", "C", "F"]),  # an appendix of the MTR
+)
+
+
+@given(_NUMBERS, _NUMBERS)
+def test_the_scopes_of_a_number_are_those_it_is_read_below(number, scope):
+    from crlookup.library.index import scopes_of
+
+    assert (scope in scopes_of(number)) == _below_as_read(number, scope)
+
+
+@given(_NUMBERS)
+def test_a_number_is_in_the_scopes_of_its_parents(number):
+    from crlookup.library.index import scopes_of
+
+    scopes = scopes_of(number)
+    assert number in scopes and number[0] in scopes
+    with contextlib.suppress(NumberError):
+        above = parse(number).parent
+        while above is not None:
+            assert str(above) in scopes
+            above = above.parent

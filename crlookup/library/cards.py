@@ -489,7 +489,7 @@ class Cards:
             if str(e) == "interrupted":  # (at the search's deadline)
                 from crlookup.library.index import timed_out
 
-                raise timed_out(SEARCH_SECONDS) from None
+                raise timed_out(SEARCH_SECONDS, expression, cards=True) from None
             raise QueryError(f"cannot search the cards for {expression!r}: {e}") from None
         hits: dict[int, tuple[int, float, CardHit]] = {}
         for card_id, name, types, data, alchemy, snippet, rank in rows:

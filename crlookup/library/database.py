@@ -9,7 +9,7 @@ import json
 import os
 import sqlite3
 
-SCHEMA = 10  # of everything a build writes (library.sqlite, cards.sqlite): raise it on a change
+SCHEMA = 11  # of everything a build writes (library.sqlite, cards.sqlite, the index): raise it on a change
 DB = "library.sqlite"  # a built library's database, in its folder
 CARDS_DB = "cards.sqlite"  # its cards (crlookup.library.cards), beside the database
 INDEX_DIR = "index"  # its full-text index (crlookup.index), beside the database

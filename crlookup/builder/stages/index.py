@@ -31,6 +31,7 @@ from crlookup.library.index import (
     _whoosh,
     analyzer,
     schema,
+    scopes_of,
 )
 
 
@@ -81,6 +82,7 @@ def add(directory: str, editions, progress=None) -> int:
                         "key": key,
                         "kind": kind,
                         "number": number,
+                        "under": ",".join(scopes_of(number)),
                         "title": title,
                         "body": body,
                         # what the entry is named by (crlookup.library.index: named first)

@@ -43,7 +43,7 @@ from crlookup.features.ask.cited import citations
 from crlookup.features.ask.explain import Told, title, told
 from crlookup.features.ask.lexicon import Lexicon
 from crlookup.features.ask.prepare import THROUGH_ENGLISH, lexicon
-from crlookup.features.ask.question import understand
+from crlookup.features.ask.question import checked, understand
 from crlookup.features.ask.records import Answer, Question
 from crlookup.features.ask.retrieve import rank
 from crlookup.library.reader import Library
@@ -54,6 +54,7 @@ __all__ = [
     "Lexicon",
     "Told",
     "ask",
+    "checked",
     "citations",
     "detect_lang",
     "lexicon",

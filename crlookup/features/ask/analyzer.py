@@ -7,12 +7,14 @@ and the stop words that decide rules questions ("before", "each", "no") do not.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from crlookup.core import references as refs
 from crlookup.core.model import fold
 from crlookup.core.words import NOUN_CUES, VERB_CUES, bases
 
+STEMS_KEPT = 1 << 15  # an analyzer's stems of the words last seen (the rules have ~20,000)
 _TOKEN = re.compile(r"\d+|[^\W\d_]+")
 _NAME = re.compile(r"(?<![\w'’-])[^\W\d_a-zа-яё][^\W\d_]+")  # a capitalised word
 _SENTENCE_START = {"", ".", "?", "!", ":", '"', "“", "«", "(", "'", "‘", "—", "–", "-"}
@@ -131,14 +133,14 @@ class Analyzer:
             from whoosh.lang.porter2 import stem
 
             self._stem = stem
-        self._cache: dict[str, str] = {}
+        # the stems of the words last seen, STEMS_KEPT of them (the rules have some 20,000
+        # distinct words; a server reads new words all day: kept without bound, about 90
+        # bytes each, they were tens of MB a day: issue 53)
+        self.stem = functools.lru_cache(maxsize=STEMS_KEPT)(self._stemmed)
         self.stop = _stop_words(self.lang)
 
-    def stem(self, word: str) -> str:
-        s = self._cache.get(word)
-        if s is None:
-            s = self._cache[word] = self._stem(word) if not word.isdigit() else word
-        return s
+    def _stemmed(self, word: str) -> str:
+        return self._stem(word) if not word.isdigit() else word
 
     def words(self, text: str) -> list[str]:
         """The folded words of `text` (digits kept; single letters other than x dropped)."""

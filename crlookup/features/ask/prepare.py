@@ -263,12 +263,14 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
         tuple(sorted({position[t] for ref in r.refs for t in ref.targets if t in position}))
         for r in entries
     ]
-    cited_by = array("H", [0] * len(entries))
+    # positions: two bytes each, unless an edition (a user's) has more entries than that counts
+    at = "H" if len(entries) <= 0xFFFF else "I"
+    cited_by = array(at, [0] * len(entries))
     for cited in cites:
         for target in cited:
             cited_by[target] += 1
     packed = {
-        s: (array("H", list(docs)), array("f", list(docs.values()))) for s, docs in postings.items()
+        s: (array(at, list(docs)), array("f", list(docs.values()))) for s, docs in postings.items()
     }
     n = sum(answerable)
     return Lexicon(
@@ -290,7 +292,7 @@ def build_lexicon(lib: Library, edition: str) -> Lexicon:
             "cites": cites,
             "meanings": [t.get("meaning", ()) for t in found.values()],
             "template": template,
-            "mention_sets": [array("H", sorted(m)) for m in mentions],
+            "mention_sets": [array(at, sorted(m)) for m in mentions],
             "sequences": [
                 " " + " ".join(seq) + " " if answerable[i] else ""
                 for i, seq in enumerate(sequences)

@@ -135,17 +135,29 @@ def _loyalty(an: Analyzer, text: str) -> dict[tuple[int, ...], str]:
     return out
 
 
+def checked(text: str) -> str:
+    """A question as it is read: printable, its spaces single; QuestionError if it is empty or
+    has more than MAX_WORDS words, a Chinese character each (checked before anything is read:
+    1,000 Chinese characters were read for seconds, and answered: issue 53)."""
+    from crlookup.core.chinese import has_chinese, words
+
+    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if not text:
+        raise QuestionError(_("the question is empty"))
+    if len(words(text)) > MAX_WORDS:
+        if has_chinese(text):
+            message = _("a question of at most {count} words (a Chinese character is one), please")
+        else:
+            message = _("a question of at most {count} words, please")
+        raise QuestionError(message.format(count=MAX_WORDS))
+    return text
+
+
 def understand(lex: Lexicon, text: str, lib: Library | None = None) -> Question:
     """Read `text` against the lexicon: words, corrections, numbers and recognised terms; with
     the library, the cards it names too (if the library has cards)."""
     an = lex.analyzer
-    text = " ".join("".join(c if c.isprintable() else " " for c in text).split())
-    if not text:
-        raise QuestionError(_("the question is empty"))
-    if len(text.split()) > MAX_WORDS:
-        raise QuestionError(
-            _("a question of at most {count} words, please").format(count=MAX_WORDS)
-        )
+    text = checked(text)
     # a rule or subrule written by number is named, not searched for; its digits are no words
     latin = read_lookalikes(text)
     written = [n for n in WRITTEN.findall(latin) if "." in n]

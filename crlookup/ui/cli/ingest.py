@@ -25,14 +25,30 @@ else:
 @click.option(
     "--date", metavar="YYYY-MM-DD", help=N_("Effective date, if the file does not state it.")
 )
+@click.option(
+    "--any-size",
+    is_flag=True,
+    help=N_("Add a file far larger than any edition (over 8 MB, or 12,000 entries) all the same."),
+)
 @json_option
-def ingest(path: str, edition_id: str | None, lang: str | None, date: str | None, as_json: bool):
+def ingest(
+    path: str,
+    edition_id: str | None,
+    lang: str | None,
+    date: str | None,
+    any_size: bool,
+    as_json: bool,
+):
     """Add your own edition file (e.g. a new MagicCompRules.txt) to your library.
 
     Example: crlookup ingest ~/Downloads/MagicCompRules.txt
     """
     with BuildProgress(plain=as_json) as progress:
-        added = api.ingest(path, id=edition_id, lang=lang, date=date, progress=progress)
+        added = api.ingest(
+            path, id=edition_id, lang=lang, date=date, progress=progress, any_size=any_size
+        )
+    for why in added.partial.values():  # (added all the same: said, on stderr)
+        click.echo(f"crlookup: {why}", err=True)
     if as_json:
         emit_json(added.to_dict())
         return
