@@ -224,6 +224,9 @@ def test_a_bad_request_pipelined_behind_a_good_one_leaves_its_answer(server):
         last = answer.rindex(b"HTTP/1.1 ")
         assert answer.index(b"HTTP/1.1 200") < last and answer[last:].startswith(b"HTTP/1.1 400")
         assert b"702.19b" in answer[:last] and _status_and_error(answer[last:])[0] == 400
+        refused = answer[last:].split(b"\r\n\r\n")[0].lower()  # (headers as every answer's)
+        assert b"x-content-type-options: nosniff" in refused
+        assert b"cache-control: no-store" in refused and b"content-security-policy: " in refused
 
 
 HEADED = [
@@ -511,6 +514,20 @@ def test_a_rebuild_is_taken_up_without_a_failed_request(small_data, monkeypatch)
     assert len(set(served.libraries)) == 3 and set(rebuilt) <= set(served.load.libraries)
     assert not os.path.exists(os.path.join(home, first))  # the one it opened first, removed
     assert served.load.kinds["rule"] and served.load.kinds["ask"]  # (every kind was asked)
+
+
+def test_the_soak_round_reads_the_servers_memory_as_it_answers(small_data, monkeypatch):
+    """scripts/stress.py's soak (issue 53), CI-sized: requests of every kind with words never
+    seen before, none failing, the server's memory read after each tenth of them (the full
+    library's run, 40,000 requests: docs/speed.md)."""
+    monkeypatch.syspath_prepend(str(ROOT / "scripts"))
+    stress = importlib.import_module("stress")
+    run("rule", "702.2")  # the small library built
+    soaked = stress.soak_round(os.environ["CRLOOKUP_HOME"], requests=300, connections=2)
+    assert soaked.load.failed == [] and len(soaked.load.latencies) == 300, soaked.summary()
+    assert len(soaked.memory) == stress.SOAK_SAMPLES and all(m > 20 for _n, m in soaked.memory)
+    kinds = set(soaked.load.kinds)
+    assert {"search", "card", "rule", "define", "lookup", "ask"} <= kinds, kinds
 
 
 def test_your_manifest_damaged_under_a_server_leaves_it_answering(small_home):

@@ -20,6 +20,24 @@ import json
 import os
 
 SETTINGS = "CRLOOKUP_SERVE"  # the environment variable that hands the workers their settings
+# Every response's headers, for a site that faces the world (issue 53): the pages have no
+# inline script or style and load nothing from elsewhere; no page is framed; a link out says
+# only the site it is from
+SECURITY = (
+    (
+        b"content-security-policy",
+        (
+            b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            b"frame-ancestors 'none'; form-action 'self'"
+        ),
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+# How long a client or a cache may keep an answer that does not say: an error not at all (a
+# 503 or a 429 is over in a moment, a 404 may be found in the next edition); anything else is
+# asked again each time (the library may change: a rebuild, an ingest, a new edition)
+ERROR_CACHE, ANSWER_CACHE = b"no-store", b"no-cache"
 PACKAGES = ("starlette", "uvicorn", "httptools", "jinja2")
 EXTRA = 'pip install "crlookup[serve]"'
 

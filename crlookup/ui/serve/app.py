@@ -1,11 +1,13 @@
 """The server's application (Starlette), one per worker process: the endpoints answered from
-the library in use, every error as one line of JSON, and the limits that keep one client or
-one slow question from holding up the rest.
+the library in use, every error as one line of JSON (a page, for a browser), and the limits
+that keep one client or one slow question from holding up the rest.
 
     Shelf        the library in use, per thread: when a build makes another current (a
                  rebuild, an ingest, an update), the next request is answered from it
     Guard        the request as a whole: a path and query of UTF-8 without control
-                 characters, GET or HEAD, and the rate limit (off unless set)
+                 characters, GET or HEAD, and the rate limit (off unless set); every
+                 answer's security and cache headers (SECURITY, headers_of)
+    Unexpected   an error no command expects: a 500, logged, the connection kept
     create()     the application uvicorn runs (its settings from CRLOOKUP_SERVE), with the
                  web pages (_pages: crlookup.ui.serve.pages), answered as their endpoints are
 
@@ -56,7 +58,7 @@ from crlookup.core.errors import (
 )
 from crlookup.core.i18n import _
 from crlookup.ui.failure import TOO_LONG, Failed, failed, unreadable
-from crlookup.ui.serve import SETTINGS
+from crlookup.ui.serve import ANSWER_CACHE, ERROR_CACHE, SECURITY, SETTINGS
 from crlookup.ui.serve.endpoints import (
     BY_COMMAND,
     ENDPOINTS,
@@ -321,23 +323,6 @@ def _handler(endpoint: Endpoint, shelf: Shelf, pools: Pools):
 
 
 CLIENTS = 100_000  # client addresses a worker keeps a bucket for (the least recently seen go)
-# Every response's, for a site that faces the world (issue 53): the pages have no inline script
-# or style, and load nothing from elsewhere; no page is framed; a link out says only the site
-SECURITY = (
-    (
-        b"content-security-policy",
-        (
-            b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-            b"frame-ancestors 'none'; form-action 'self'"
-        ),
-    ),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"same-origin"),
-)
-# How long a client or a cache may keep an answer that does not say: an error not at all (a
-# 503 or a 429 is over in a moment, a 404 may be found in the next edition); anything else is
-# asked again each time (the library may change: a rebuild, an ingest, a new edition)
-ERROR_CACHE, ANSWER_CACHE = b"no-store", b"no-cache"
 
 
 def headers_of(message: dict) -> list[tuple[bytes, bytes]]:

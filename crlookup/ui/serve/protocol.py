@@ -22,7 +22,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResp
 from crlookup.core.errors import BAD_INPUT, BadInput
 from crlookup.core.i18n import _
 from crlookup.ui.failure import Failed
-from crlookup.ui.serve import SETTINGS
+from crlookup.ui.serve import ERROR_CACHE, SECURITY, SETTINGS
 
 MAX_TARGET = 32 * 1024  # bytes: 2,000 characters of Chinese, percent-escaped, and then some
 MAX_HEAD = 64 * 1024  # bytes of headers
@@ -116,9 +116,12 @@ class Protocol(HttpToolsProtocol):
         phrase = http.HTTPStatus(status).phrase
         head = (
             f"HTTP/1.1 {status} {phrase}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(data)}\r\nconnection: close\r\n\r\n"
-        )
-        self._refusal = head.encode("ascii") + data
+            f"content-length: {len(data)}\r\nconnection: close\r\n"
+        ).encode("ascii")
+        # (every answer's headers: crlookup.ui.serve.app.headers_of; an error's cache)
+        for name, value in (*SECURITY, (b"cache-control", ERROR_CACHE)):
+            head += name + b": " + value + b"\r\n"
+        self._refusal = head + b"\r\n" + data
         self._disarm()
         self.transport.pause_reading()
         if not self._answering():
