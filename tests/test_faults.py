@@ -271,6 +271,30 @@ def test_damage_to_any_file_of_the_home_is_answered_or_healed_in_one_line(
         assert (again.output, again.error) == (answers[tuple(args)], ""), (part, how)
 
 
+@pytest.mark.parametrize("stamp", ['{"version": "0.1', "[]", "\x00\x00"])
+def test_a_damaged_record_of_the_build_is_healed_in_one_line(pristine, tmp_path_factory, stamp):
+    """The build's record in library.sqlite (its stamp) damaged where SQLite cannot see it (the
+    fuzz above zeroed a byte of it: a JSONDecodeError traceback, where a byte elsewhere is
+    found by the file's sha256): one line, healed, then quiet."""
+    import sqlite3
+
+    data, source, answers = pristine
+    home = tmp_path_factory.mktemp("stamp") / "home"
+    shutil.copytree(source, home, symlinks=True)
+    lib = home / (home / "current").read_text(encoding="utf-8").strip()
+    with sqlite3.connect(lib / "library.sqlite") as db:
+        db.execute("UPDATE meta SET value = ? WHERE key = 'stamp'", (stamp,))
+    db.close()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CRLOOKUP_DATA", str(data))
+        env.setenv("CRLOOKUP_HOME", str(home))
+        first = run("rule", "702.2")
+        assert first.output == answers[("rule", "702.2")]
+        assert first.error.startswith("crlookup: library damaged (library.sqlite: its record of")
+        assert len(first.error.splitlines()) == 1
+        assert run("rule", "702.2").error == ""
+
+
 @pytest.mark.parametrize("named", ["library-20000101000000-000000", "../../etc", ""])
 def test_a_current_naming_no_library_of_the_home_is_healed_in_one_line(small_archive, named):
     """`current` naming a library that does not exist, or a folder outside the home (issue 47,

@@ -182,8 +182,17 @@ def source_files(root: str) -> list[SourceFile]:
 
 
 def stamp_of(db: sqlite3.Connection) -> dict:
+    """What the build recorded of a library (its version, schema and sources); a record that
+    is no JSON object is damage, sqlite3.DatabaseError as SQLite's own (a zeroed byte in it was
+    a traceback, where one elsewhere in the file is found by its sha256 and healed)."""
     row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
-    return json.loads(row[0]) if row else {}
+    try:
+        found = json.loads(row[0]) if row else {}
+    except (ValueError, TypeError) as e:
+        raise sqlite3.DatabaseError(f"its record of the build is damaged: {e}") from None
+    if not isinstance(found, dict):
+        raise sqlite3.DatabaseError("its record of the build is damaged: no JSON object")
+    return found
 
 
 def is_fresh(stamp: dict, files: list[SourceFile]) -> bool | None:
