@@ -45,7 +45,8 @@ COMMANDS = [
         40.0,
     ),
     ("ask --json (Russian)", ["ask", "Может ли существо с защитником атаковать?", "--json"], 40.0),
-    ("ask (Chinese)", ["ask", "威慑的生物能只用一个生物挡吗"], 40.0),
+    # issue 54: the reranker's budget, 40 times for English and tournament questions, 50 Chinese
+    ("ask (Chinese)", ["ask", "威慑的生物能只用一个生物挡吗"], 50.0),
     ("ask naming cards (rich)", ["ask", "Can my Giant Spider block his Serra Angel?"], 40.0),
     (
         "ask naming a card with rulings (rich)",
@@ -69,6 +70,11 @@ COMMANDS = [
     (
         "ask, a penalty question (rich)",
         ["ask", "What is the penalty for a missed trigger at Competitive REL?"],
+        40.0,
+    ),
+    (  # issue 54: told plainly, its tournament entry beside the game's rules
+        "ask, a tournament situation told plainly (rich)",
+        ["ask", "I forgot to draw a card for my turn and we are already in combat."],
         40.0,
     ),
 ]

@@ -1,41 +1,38 @@
-"""Train `ask`'s ranking weights (crlookup/ask/ranking.py) and write data/ranker.json.
+"""Train `ask`'s reranker (crlookup/features/ask/ranking.py: Reranker) and write
+data/reranker.npz, with what it was trained on in data/ranker.json.
 
-A linear model, learned pairwise (logistic regression on the differences between a right and a
-wrong candidate of the same question, scikit-learn, no intercept): each question's candidates
-(ranking.candidates) are described by ranking.FEATURES; a right one is a gold rule or a subrule
-of one (as scripts/eval_ask.py counts a hit). In two stages (`fit`): the features but the
-card's keep the weights of `--base` (data/ranker.json's `base`: learned on our own set and the
-newest examples before the cards were evidence), and a factor for them and the card's
-features (a named card's type, its rulings) are learned on every question.
+The reranker scores each candidate of a question (ranking.candidates) from its features
+(ranking.FEATURES) and the products of the question's vector with the candidate's and its rule's
+(ranking.inputs): the mean of MODELS small networks (HIDDEN rectified units and a linear term),
+each from its own seed, plus a linear score of the same inputs. Each network is learned
+listwise: for every training question, the softmax of its candidates' scores should put its
+weight on the right ones (a gold rule or a subrule of one, as scripts/eval_ask.py counts a
+hit), with weight decay; full-batch Adam, EPOCHS steps, numpy, seeded. The linear score is
+learned pairwise (logistic regression on a right candidate's inputs less a wrong one's,
+scikit-learn). The same data gives the same weights.
 
-Training questions, each pair weighted so that a question counts its weight in all:
+Training questions, each counting its weight:
   - our own set, tests/data/ask_questions.jsonl, English and Russian (weight 1);
   - the judge questions written for training (../shared/eval/train-judge-questions.jsonl), the
-    part not held out (eval_ask.judge_part: "judge-train"), those answered by the CR (weight
-    JUDGE each): questions naming cards whose deciding rule is the card's keyword, type or text;
+    part not held out (eval_ask.judge_part: "judge-train"), those answered by the CR (weight 1);
   - the Comprehensive Rules' own examples, each a small situation whose answer is its rule
-    (newest English edition; weight 0.1 each);
-  - not by default (LEFT_OUT; --leave-out nothing puts them in): the examples of every older
-    English edition that name a card, under their rule carried to the newest edition along
-    the stored alignments (weight 0.1 each): situations with cards,
-    whose card evidence (ranking.py: its keywords, types, rulings) the weights must learn;
-  - nor by default: official rulings, each read as a question naming its card ("Blood Moon: If a nonbasic
-    land ..."), answered by the rule it was linked to first (data/ruling-links.sqlite; weak
-    labels: the first link is right for about 0.6 of rulings), without the ruling itself among
-    the card's evidence (weight RULING each, RULINGS of them drawn at random). No ruling of a
-    card a kept-out question names is used.
-Levers measured and left out (docs/how-ask-works.md: How it ranks): glossary definitions as
-questions, the Russian edition's examples, the StackExchange question titles, other weights
-and C, gradient-boosted trees.
-No question of the development sets, the held-out set or the judge questions held out is trained on, nor any training question
-close to one of theirs (TF-IDF cosine >= NEAR over word unigrams and bigrams): those are
-dropped, and counted. Our own set is also measured by 5-fold cross-validation (each fold ranked
-with weights learned without it).
+    (newest English edition; weight EXAMPLE each);
+  - not by default (LEFT_OUT; --without nothing puts them in): the newest Chinese edition's
+    examples, each read as a Chinese question is (in the English terms of the rules, the model
+    reading it as written) and answered by its rule in the English edition of its date (weight
+    EXAMPLE each): with them every set was worse, the Chinese one too (docs/how-ask-works.md).
+No question of the development sets (the Chinese one too), the held-out set or the judge
+questions held out is trained on, nor any training question close to one of theirs (TF-IDF cosine >= NEAR over word
+unigrams and bigrams): those are dropped, and counted. The weak labels tried before (older
+editions' examples naming a card, rulings read as questions) taught the card's features the
+opposite of what judges' questions need (docs/how-ask-works.md) and are not used.
 
-    python scripts/train_ranker.py [--check] [--cache FILE]
+    python scripts/train_ranker.py [--check] [--cache FILE] [--without examples]
 
---check: train again and exit 1 unless data/ranker.json holds the same weights. Needs the
-`train` extra (pip install -e ".[train]").
+--check: train again and exit 1 unless data/reranker.npz holds the same weights (to 1e-4).
+Needs the `train` extra (pip install -e ".[train]": scikit-learn, for the pairwise score and
+the TF-IDF of NEAR).
+Two cores: describing the questions ~1 minute, training ~4 minutes.
 """
 
 from __future__ import annotations
@@ -52,273 +49,118 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import numpy as np
-from eval_ask import DEV, DEV2, HOLDOUT, OWN, judge_questions, own, under
+from eval_ask import DEV, DEV2, HOLDOUT, OWN, ZH, judge_questions, own, under
 
 from crlookup.builder import pipeline as build
 from crlookup.features import ask
 from crlookup.features.ask import pipeline, ranking
 
-OUT = ROOT / "data" / ranking.RANKER
+OUT = ROOT / "data" / ranking.RERANKER
+RECORD = ROOT / "data" / ranking.RANKER
 EXAMPLE = 0.1  # the weight of each example question
 JUDGE = 1.0  # the weight of each judge question
-RULING, RULINGS, SEED = 0.05, 1500, 30  # each ruling question's weight; how many; drawn by seed
 NEAR = 0.5
-C = 0.1  # (1.0 before the judge questions; with them, 0.1 was level on the development set,
-# a little better on the second and on the judge questions held out)
-# The weak labels left out by default since the judge questions teach the card's features
-# (docs/how-ask-works.md; with them, 2,838 more questions to describe: 28 minutes)
-LEFT_OUT = ("older example", "ruling")
-FOLDS = 5
+# the networks (chosen on the development sets: docs/how-ask-works.md, "The reranker")
+MODELS, HIDDEN, EPOCHS, RATE, DECAY, SEED = 3, 16, 300, 0.01, 1e-2, 54
+C = 0.1  # the pairwise linear score's regularisation (as the linear ranking before it had)
 PROCESSES = 2
-CARD_ONLY = ("older example", "ruling")  # questions the card's features alone are learned on
+LEFT_OUT = ("zh example",)  # measured and left out (the module's list)
 
 
-def examples(lib, edition: str) -> list[dict]:
+def examples(lib, edition: str, lang: str = "en") -> list[dict]:
+    """The examples of `edition`, each a question answered by its rule (a Chinese edition's
+    under the number its rule has in the English edition of its date: the one a Chinese
+    question is read against, crlookup.bilingual.ask_in_english)."""
     out = []
     for r in lib.entries(edition):
         for text in r.examples:
-            text = re.sub(r"^(Example|Пример):\s*", "", text).strip()
+            text = re.sub(r"^(Example|Пример|例)[:：]\s*", "", text).strip()
             if text:
                 out.append(
                     {
                         "question": text,
-                        "lang": "en",
+                        "lang": lang,
                         "gold": [r.number],
                         "weight": EXAMPLE,
-                        "from": "example",
+                        "from": "example" if lang == "en" else f"{lang} example",
                     }
                 )
     return out
 
 
-def older_examples(lib, edition: str) -> list[dict]:
-    """The examples of the older English editions of the main line that the newest has not,
-    each under its rule's number in `edition` (carried along the stored alignments; dropped if
-    its rule is gone)."""
-    import itertools
-
-    from crlookup.core.alignment import main_line
-    from crlookup.library.alignments import stored
-
-    line = [e.id for e in main_line(lib.editions(), "en")]
-    assert line[-1] == edition
-    seen = {text for item in examples(lib, edition) for text in [item["question"]]}
-    carry: dict[str, str | None] = {}  # a number of the edition at hand -> the newest's
-    out = []
-    for older, newer in reversed(list(itertools.pairwise(line))):
-        matches = stored(lib, older, newer) or []
-        moved = {m.old: m.new for m in matches if m.old}
-
-        entries = list(lib.entries(older))
-        steps = {r.number: moved.get(r.number, r.number) for r in entries}
-        carry = {  # the first step is to the newest itself
-            n: step if step is None or not carry else carry.get(step) for n, step in steps.items()
-        }
-        for r in entries:
-            target = carry[r.number]
-            for text in r.examples:
-                text = re.sub(r"^Example:\s*", "", text).strip()
-                if text and target and text not in seen:
-                    seen.add(text)
-                    out.append(
-                        {
-                            "question": text,
-                            "lang": "en",
-                            "gold": [target],
-                            "weight": EXAMPLE,
-                            "from": "older example",
-                            "needs card": True,
-                        }
-                    )
-    return out
-
-
-def ruling_questions(lib, avoided: set[str]) -> list[dict]:
-    """RULINGS rulings drawn at random (of cards not in `avoided`), each as a question naming
-    its card, answered by the rule it was linked to first."""
-    import random
-
-    from crlookup.features.rulings import rules_for
-
-    cards = lib.cards()
-    pool = []
-    for card in cards.all():
-        if card.name in avoided:
-            continue
-        for r in cards.rulings(card):
-            pool.append((card.name, r.text))
-    pool.sort()
-    random.Random(SEED).shuffle(pool)
-    out = []
-    for name, text in pool:
-        linked = rules_for(lib, text)
-        if not linked:
-            continue
-        out.append(
-            {
-                "question": f"{name}: {text}",
-                "lang": "en",
-                "gold": linked[:1],
-                "weight": RULING,
-                "from": "ruling",
-                "ruling": text,
-                "needs card": True,
-            }
-        )
-        if len(out) == RULINGS:
-            break
-    return out
-
-
 def near_duplicates(items: list[dict], kept_out: list[dict]) -> list[bool]:
-    """Whether each item is close to a question of `kept_out`."""
+    """Whether each item is close to a question of `kept_out` (Chinese ones by their
+    characters and pairs of characters, the others by their words and pairs of words)."""
     from sklearn.feature_extraction.text import TfidfVectorizer
     from sklearn.metrics.pairwise import cosine_similarity
 
-    vec = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)
-    vec.fit([i["question"] for i in items + kept_out])
-    sims = cosine_similarity(
-        vec.transform([i["question"] for i in items]),
-        vec.transform([i["question"] for i in kept_out]),
-    )
-    return (sims.max(axis=1) >= NEAR).tolist()
-
-
-class Described:
-    """A question's candidates, their features and which are right."""
-
-    def __init__(self, lib, lexicons, item: dict):
-        lex = lexicons[item["lang"]]
-        self.item = item
-        try:
-            q = ask.understand(lex, item["question"], lib)
-        except QuestionError:
-            q = None
-        self.rows = np.zeros((0, len(ranking.FEATURES)))
-        self.right = np.zeros(0, dtype=bool)
-        self.args = None
-        if q is None:
-            return
-        if item.get("needs card") and not q.cards:
-            return
-        if item.get("ruling"):  # not its own evidence
-            q = q._replace(card_rulings=tuple(r for r in q.card_rulings if r[2] != item["ruling"]))
-        found = pipeline.candidates(lib, lex, q)
-        if not found.chosen:
-            return
-        rows = ranking.features(lex, q, found)
-        self.args = (lex, found, rows)
-        self.rows = np.array(rows)
-        self.right = np.array(
-            [any(under(lex.numbers[i], g) for g in item["gold"]) for i in found.chosen]
-        )
-
-    def useful(self) -> bool:
-        return bool(self.right.any() and (~self.right).any())
-
-    def found(self, weights: list[float]) -> list[str]:
-        if self.args is None:
-            return []
-        lex = self.args[0]
-        return [lex.numbers[p.i] for p in ranking.order(*self.args, limit=10, learned=weights)]
-
-
-def fit(described: list[Described], base_weights: dict | None = None) -> list[float]:
-    """In two stages: the features but the card's (ranking.FEATURES' group "card"), as
-    `base_weights` has them (else learned on the questions that are not CARD_ONLY); then, on
-    every question, their score (their weights times one factor) and the card's features.
-    The weights in FEATURES order.
-
-    (Learned all at once, the weights fit the few questions naming cards at the cost of the
-    others: second development 0.492 -> 0.425-0.450 at hit@1; the first stage learned again
-    with the cards' candidates among the others, 0.458.)"""
-    names = list(ranking.FEATURES)
-    card = np.array(  # the card's features, and any the base has no weight for
-        [ranking.FEATURES[n] == "card" or (base_weights or {n: 0}).get(n) is None for n in names]
-    )
-    if base_weights:
-        base = [base_weights[n] for n, second in zip(names, card) if not second]
-    else:
-        first = [d for d in described if d.item["from"] not in CARD_ONLY]
-        base = _fit([_columns(d, ~card) for d in first])
-    stage = [_columns(d, card, np.array(base)) for d in described]
-    second = _fit(stage)
-    factor, extra = second[0], iter(second[1:])
-    weights, rest = [], iter(base)
-    for is_card in card:
-        weights.append(round(next(extra) if is_card else factor * next(rest), 6))
-    return weights
-
-
-class _Columns:
-    """A described question with only some of its features (and the score of the others)."""
-
-    def __init__(self, item: dict, rows, right):
-        self.item, self.rows, self.right = item, rows, right
-
-    def useful(self) -> bool:
-        return bool(self.right.any() and (~self.right).any())
-
-
-def _columns(d: Described, keep, base=None) -> _Columns:
-    rows = d.rows[:, keep] if len(d.rows) else np.zeros((0, int(keep.sum())))
-    if base is not None:
-        scored = d.rows[:, ~keep] @ base if len(d.rows) else np.zeros(0)
-        rows = np.column_stack([scored, rows]) if len(d.rows) else np.zeros((0, rows.shape[1] + 1))
-    return _Columns(d.item, rows, d.right)
-
-
-def _fit(described: list) -> list[float]:
-    """Pairwise logistic regression; the weights in column order, for unscaled features."""
-    from sklearn.linear_model import LogisticRegression
-
-    allrows = np.vstack([d.rows for d in described])
-    scale = allrows.std(axis=0)
-    scale[scale == 0] = 1.0
-    xs, ys, ws = [], [], []
-    for d in described:
-        if not d.useful():
+    out = [False] * len(items)
+    for chinese in (False, True):
+        mine = [k for k, i in enumerate(items) if (i["lang"] == "zh") == chinese]
+        theirs = [i["question"] for i in kept_out if (i.get("lang") == "zh") == chinese]
+        if not mine or not theirs:
             continue
-        pos, neg = d.rows[d.right] / scale, d.rows[~d.right] / scale
-        diffs = (pos[:, None, :] - neg[None, :, :]).reshape(-1, len(scale))
-        w = d.item.get("weight", 1.0) / len(diffs)
-        xs += [diffs, -diffs]
-        ys += [np.ones(len(diffs)), np.zeros(len(diffs))]
-        ws += [np.full(len(diffs), w)] * 2
-    model = LogisticRegression(C=C, fit_intercept=False, max_iter=5000)
-    model.fit(np.vstack(xs), np.concatenate(ys), sample_weight=np.concatenate(ws))
-    return [round(float(c), 6) for c in model.coef_[0] / scale]
-
-
-def measure(described: list[Described], weights: list[float]) -> dict:
-    h1 = h5 = rr = 0.0
-    for d in described:
-        found = d.found(weights)
-        place = next(
-            (p for p, n in enumerate(found, 1) if any(under(n, g) for g in d.item["gold"])), None
+        if chinese:
+            vec = TfidfVectorizer(analyzer="char", ngram_range=(1, 2), sublinear_tf=True)
+        else:
+            vec = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True)
+        vec.fit([items[k]["question"] for k in mine] + theirs)
+        sims = cosine_similarity(
+            vec.transform([items[k]["question"] for k in mine]), vec.transform(theirs)
         )
-        if place:
-            h1 += place == 1
-            h5 += place <= 5
-            rr += 1 / place
-    n = len(described) or 1
-    return {"hit@1": round(h1 / n, 3), "hit@5": round(h5 / n, 3), "mrr": round(rr / n, 3)}
+        for k, near in zip(mine, (sims.max(axis=1) >= NEAR).tolist()):
+            out[k] = near
+    return out
 
 
 _WORKER: dict = {}
 
 
 def _start_worker() -> None:
+    from crlookup.bilingual import english_twin
+
     lib = build.open_library()
     lexicons = {lang: ask.lexicon(lib, lib.edition(lang=lang).id) for lang in ("en", "ru")}
+    chinese = lib.edition(lang="zh").id
+    lexicons["zh"] = ask.lexicon(lib, english_twin(lib, chinese))
     for lex in lexicons.values():
         lex.citations = ask.citations()
-    _WORKER.update(lib=lib, lexicons=lexicons)
+    _WORKER.update(lib=lib, lexicons=lexicons, chinese=chinese)
 
 
-def _describe(item: dict) -> tuple:
-    d = Described(_WORKER["lib"], _WORKER["lexicons"], item)
-    return d.rows, d.right
+def _understood(lib, lex, item: dict):
+    """The question as `ask` reads it: a Chinese one in the English terms of the rules, the
+    model reading it as asked (crlookup.bilingual.ask_in_english)."""
+    if item["lang"] != "zh":
+        return ask.understand(lex, item["question"], lib)
+    from crlookup.bilingual import read_in_english
+
+    english, _read = read_in_english(lib, _WORKER["chinese"], item["question"])
+    return ask.understand(lex, english, lib)._replace(asked_as=item["question"])
+
+
+def describe(item: dict) -> tuple:
+    """A training question's candidates, as the reranker reads them (ranking.inputs), and
+    which of them are right (empty if the question is not read, or none is found)."""
+    lib, lex = _WORKER["lib"], _WORKER["lexicons"][item["lang"]]
+    width = len(ranking.FEATURES) + 2 * lex_dim(lib, lex)
+    nothing = (np.zeros((0, width), dtype=np.float32), np.zeros(0, dtype=bool))
+    try:
+        q = _understood(lib, lex, item)
+    except QuestionError:
+        return nothing
+    found = pipeline.candidates(lib, lex, q)
+    if not found.chosen or not found.scores:
+        return nothing
+    x = ranking.inputs(lex, found, ranking.features(lex, q, found))
+    right = [any(under(lex.numbers[i], g) for g in item["gold"]) for i in found.chosen]
+    return x.astype(np.float32), np.array(right, dtype=bool)
+
+
+def lex_dim(lib, lex) -> int:
+    from crlookup.features.ask.prepare import vectors
+
+    return int(vectors(lib, lex.edition).shape[1])
 
 
 def _item_key(item: dict) -> str:
@@ -327,105 +169,160 @@ def _item_key(item: dict) -> str:
     return hashlib.sha1(json.dumps(item, sort_keys=True).encode()).hexdigest()
 
 
-def describe_apart(items: list[dict], cache: Path | None) -> list[Described]:
-    """The items described in PROCESSES processes (their features and which candidates are
-    right; not what order() needs, so they are trained on, never measured), reusing what
-    `cache` holds from an earlier run with the same features."""
+def describe_all(items: list[dict], cache: Path | None) -> list[tuple]:
+    """Every item described (describe) in PROCESSES processes, reusing what `cache` holds from
+    an earlier run with the same features."""
     import os
     import pickle
     from concurrent.futures import ProcessPoolExecutor
 
-    known: dict = {}
     stamp = list(ranking.FEATURES)
+    known: dict = {}
     if cache and cache.exists():
         stored = pickle.loads(cache.read_bytes())
-        if set(stamp) <= set(stored.get("features", ())):  # the same, or some dropped since
-            keep = [stored["features"].index(name) for name in stamp]
-            known = {k: (rows[:, keep], right) for k, (rows, right) in stored["rows"].items()}
+        if stored.get("features") == stamp:
+            known = stored["rows"]
     todo = [i for i in items if _item_key(i) not in known]
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # the model's threads spin against each other
     with ProcessPoolExecutor(PROCESSES, initializer=_start_worker) as pool:
-        for n, (item, found) in enumerate(zip(todo, pool.map(_describe, todo, chunksize=8)), 1):
+        for n, (item, found) in enumerate(zip(todo, pool.map(describe, todo, chunksize=8)), 1):
             known[_item_key(item)] = found
-            if n % 250 == 0:
-                print(f"  {n}/{len(todo)}", file=sys.stderr)
+            if n % 100 == 0:
+                print(f"  described {n}/{len(todo)}", file=sys.stderr)
     if cache:
         cache.write_bytes(pickle.dumps({"features": stamp, "rows": known}))
-    out = []
-    for item in items:
-        d = Described.__new__(Described)
-        d.item, d.args = item, None
-        d.rows, d.right = known[_item_key(item)]
-        out.append(d)
-    return out
+    return [known[_item_key(item)] for item in items]
 
 
-def train(
-    cache: Path | None = None, leave_out: tuple[str, ...] = (), base: dict | None = None
-) -> dict:
+def fit(described: list[tuple], weights: list[float]) -> dict:
+    """The reranker's arrays (as ranking.Reranker reads them), learned on the described
+    questions that have a right and a wrong candidate, each counting its weight."""
+    kept = [(x, r, w) for (x, r), w in zip(described, weights) if r.any() and (~r).any()]
+    x = np.vstack([k[0] for k in kept]).astype(np.float64)
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = (x - mean) / scale
+    sizes = [len(k[0]) for k in kept]
+    starts = np.cumsum([0, *sizes[:-1]])
+    question = np.repeat(np.arange(len(kept)), sizes)
+    right = np.concatenate([k[1] for k in kept]).astype(np.float64)
+    weight = np.array([k[2] for k in kept]) / sum(k[2] for k in kept)
+    models = [_network(z, starts, question, right, weight, SEED + k) for k in range(MODELS)]
+    pairwise = _pairwise(z, starts, sizes, right.astype(bool), weight)
+    return {
+        "mean": mean.astype(np.float32),
+        "scale": scale.astype(np.float32),
+        "hidden_w": np.stack([m[0] for m in models]).astype(np.float32),
+        "hidden_b": np.stack([m[1] for m in models]).astype(np.float32),
+        "out_w": np.stack([m[2] for m in models]).astype(np.float32),
+        "linear_w": np.stack([m[3] for m in models]).astype(np.float32),
+        "pairwise_w": pairwise.astype(np.float32),
+        "features": np.array(list(ranking.FEATURES)),
+    }
+
+
+def _pairwise(z, starts, sizes, right, weight) -> np.ndarray:
+    """A linear score of the same inputs, learned pairwise: logistic regression (no intercept,
+    C) on the differences between a right and a wrong candidate of one question, each
+    question's pairs counting its weight."""
+    from sklearn.linear_model import LogisticRegression
+
+    xs, ys, ws = [], [], []
+    for start, size, w in zip(starts, sizes, weight):
+        rows, good = z[start : start + size], right[start : start + size]
+        diffs = (rows[good][:, None, :] - rows[~good][None, :, :]).reshape(-1, z.shape[1])
+        xs += [diffs, -diffs]
+        ys += [np.ones(len(diffs)), np.zeros(len(diffs))]
+        ws += [np.full(len(diffs), w / len(diffs))] * 2
+    model = LogisticRegression(C=C, fit_intercept=False, max_iter=5000)
+    sample = np.concatenate(ws)
+    model.fit(np.vstack(xs), np.concatenate(ys), sample_weight=sample / sample.mean())
+    return model.coef_[0]
+
+
+def _network(z, starts, question, right, weight, seed: int) -> tuple:
+    """One network, learned listwise: each question's loss is minus the log of the softmax
+    weight its right candidates get, weighed by the question's weight; Adam, DECAY."""
+    rng = np.random.default_rng(seed)
+    dim = z.shape[1]
+    params = [
+        rng.normal(0, 1 / np.sqrt(dim), (dim, HIDDEN)),  # hidden weights
+        np.zeros(HIDDEN),  # hidden biases
+        rng.normal(0, 1 / np.sqrt(HIDDEN), HIDDEN),  # output weights
+        np.zeros(dim),  # the linear term
+    ]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    for t in range(1, EPOCHS + 1):
+        w1, b1, w2, wl = params
+        hidden = np.maximum(z @ w1 + b1, 0)
+        s = hidden @ w2 + z @ wl
+        e = np.exp(s - np.maximum.reduceat(s, starts)[question])
+        every = np.add.reduceat(e, starts)[question]
+        rights = np.add.reduceat(e * right, starts)[question]
+        g = (e / every - right * e / np.maximum(rights, 1e-300)) * weight[question]
+        back = np.outer(g, w2) * (hidden > 0)
+        grads = [z.T @ back, back.sum(axis=0), hidden.T @ g, z.T @ g]
+        for k, (p, grad) in enumerate(zip(params, grads)):
+            if k != 1:
+                grad = grad + DECAY * p
+            first[k] = 0.9 * first[k] + 0.1 * grad
+            second[k] = 0.999 * second[k] + 0.001 * grad * grad
+            step = (first[k] / (1 - 0.9**t)) / (np.sqrt(second[k] / (1 - 0.999**t)) + 1e-8)
+            p -= RATE * step
+    return tuple(params)
+
+
+def training_items(without: tuple[str, ...] = ()) -> tuple[list[dict], dict]:
+    """The training questions (the module's list), and how many were dropped as close to a
+    kept-out question, by source."""
     lib = build.open_library()
-    lexicons = {lang: ask.lexicon(lib, lib.edition(lang=lang).id) for lang in ("en", "ru")}
-    for lex in lexicons.values():
-        lex.citations = ask.citations()
-    english = lexicons["en"].edition
+    english = lib.edition(lang="en").id
     ours = [dict(i, weight=1.0, **{"from": "own"}) for i in own(OWN)]
     ours += [
         dict(i, weight=JUDGE, **{"from": "judge"})
         for i in judge_questions("judge-train")
         if not any(g.split(" ", 1)[0] in ("MTR", "IPG", "JAR") for g in i["gold"])
     ]
-    kept_out = own(DEV) + own(DEV2) + own(HOLDOUT) + judge_questions("judge")
-    avoided = {  # the cards the kept-out questions name: none of their rulings is trained on
-        name
-        for item in kept_out
-        if item["lang"] == "en"
-        for _typed, name in ask.understand(lexicons["en"], item["question"], lib).cards
-    }
-    extra = examples(lib, english) + older_examples(lib, english) + ruling_questions(lib, avoided)
+    kept_out = own(DEV) + own(DEV2) + own(HOLDOUT) + own(ZH) + judge_questions("judge")
+    extra = examples(lib, english) + examples(lib, lib.edition(lang="zh").id, "zh")
     near = near_duplicates(ours + extra, kept_out)
     dropped: dict[str, int] = {}
     for item, n in zip(ours + extra, near):
         if n:
             dropped[item["from"]] = dropped.get(item["from"], 0) + 1
-    items = [i for i, n in zip(ours + extra, near) if not n and i["from"] not in leave_out]
+    items = [i for i, n in zip(ours + extra, near) if not n and i["from"] not in without]
+    return items, dropped
+
+
+def train(cache: Path | None = None, without: tuple[str, ...] = ()) -> tuple[dict, dict]:
+    items, dropped = training_items(without)
     print(
         f"{len(items)} training questions (dropped as close to a kept-out one: {dropped})",
         file=sys.stderr,
     )
-    mine_from = ("own", "judge")
-    described = [Described(lib, lexicons, item) for item in items if item["from"] in mine_from]
-    described += describe_apart([item for item in items if item["from"] not in mine_from], cache)
-    mine = [d for d in described if d.item["from"] == "own"]
-    others = [d for d in described if d.item["from"] != "own"]
-    folds = []
-    for k in range(FOLDS):
-        held = mine[k::FOLDS]
-        rest = [d for j, d in enumerate(mine) if j % FOLDS != k]
-        folds.append((held, fit(rest + others, base)))
-    cv = {"hit@1": 0.0, "hit@5": 0.0, "mrr": 0.0}
-    for held, weights in folds:
-        m = measure(held, weights)
-        for key in cv:
-            cv[key] += m[key] * len(held) / len(mine)
-    weights = fit(described, base)
-    counts = {}
-    for d in described:
-        counts[d.item["from"]] = counts.get(d.item["from"], 0) + 1
-    return {
-        "about": "ask's ranking weights (crlookup/ask/ranking.py); made by scripts/train_ranker.py",
+    described = describe_all(items, cache)
+    arrays = fit(described, [i["weight"] for i in items])
+    counts: dict[str, int] = {}
+    useful: dict[str, int] = {}  # those with a right and a wrong candidate: what is learned from
+    for item, (_x, right) in zip(items, described):
+        counts[item["from"]] = counts.get(item["from"], 0) + 1
+        if right.any() and (~right).any():
+            useful[item["from"]] = useful.get(item["from"], 0) + 1
+    record = {
         "trained_on": counts,
+        "with_a_right_and_a_wrong_candidate": useful,
         "dropped_near_kept_out": dropped,
-        "own_cross_validated": {k: round(v, 3) for k, v in cv.items()},
-        "base": base,
-        "weights": dict(zip(ranking.FEATURES, weights)),
+        "networks": {
+            "models": MODELS,
+            "hidden": HIDDEN,
+            "epochs": EPOCHS,
+            "rate": RATE,
+            "decay": DECAY,
+            "seed": SEED,
+        },
     }
-
-
-def kept_rulings() -> dict:
-    """The weights a card's ruling is linked with (ranking.load_weights("rulings")), as
-    data/ranker.json has them: not learned here (rulings.py says why)."""
-    kept = json.loads(OUT.read_text(encoding="utf-8"))["rulings"]
-    return {name: kept.get(name, 0.0) for name in ranking.FEATURES}  # a new feature: unweighed
+    return arrays, record
 
 
 def main() -> None:
@@ -433,40 +330,40 @@ def main() -> None:
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--cache", type=Path, help="keep the described questions here, to train again")
     ap.add_argument(
-        "--leave-out",
+        "--without",
         action="append",
-        choices=("example", "older example", "ruling", "nothing"),
-        help="train without these questions (by default: " + ", ".join(LEFT_OUT) + ")",
+        choices=("example", "zh example", "own", "judge", "nothing"),
+        help="train without these questions (an ablation; by default: " + ", ".join(LEFT_OUT) + ")",
     )
-    ap.add_argument(
-        "--base",
-        type=Path,
-        default=OUT,
-        help="the ranking whose weights of the features but the card's are kept (its `base`, "
-        "else its `weights`); 'none': learn them again",
-    )
+    ap.add_argument("--out", type=Path, default=OUT, help="where to write the reranker")
     args = ap.parse_args()
-    base = None
-    if str(args.base) != "none":
-        kept = json.loads(args.base.read_text(encoding="utf-8"))
-        base = {
-            name: weight
-            for name, weight in kept.get("base", kept["weights"]).items()
-            if ranking.FEATURES.get(name) != "card"
-        }
-    left_out = LEFT_OUT if args.leave_out is None else tuple(args.leave_out)
-    made = train(args.cache, left_out, base)
-    made["rulings"] = kept_rulings()
-    text = json.dumps(made, indent=1, ensure_ascii=False) + "\n"
+    without = LEFT_OUT if args.without is None else tuple(args.without)
+    arrays, record = train(args.cache, without)
     if args.check:
-        same = OUT.exists() and json.loads(OUT.read_text())["weights"] == made["weights"]
+        with np.load(OUT) as shipped:
+            same = all(
+                shipped[k].shape == v.shape
+                and (
+                    np.array_equal(shipped[k], v)
+                    if v.dtype.kind == "U"
+                    else np.allclose(shipped[k], v, atol=1e-4)
+                )
+                for k, v in arrays.items()
+            )
         print(f"{OUT.relative_to(ROOT)}: {'up to date' if same else 'differs'}")
         sys.exit(0 if same else 1)
-    OUT.write_text(text, encoding="utf-8")
-    print(
-        f"{OUT.relative_to(ROOT)}: {made['trained_on']}, own set cross-validated "
-        f"{made['own_cross_validated']}"
-    )
+    with open(args.out, "wb") as f:
+        np.savez_compressed(f, **arrays)
+    if args.out == OUT:
+        kept = json.loads(RECORD.read_text(encoding="utf-8"))
+        made = {
+            "about": "ask's ranking: the reranker's training (data/reranker.npz) and the linear "
+            "weights rulings are linked with; made by scripts/train_ranker.py",
+            "reranker": record,
+            "rulings": kept["rulings"],
+        }
+        RECORD.write_text(json.dumps(made, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"{args.out}: {record['trained_on']}")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,12 @@ def test_manifest_lists_every_shipped_file():
     cards = {CARDS["file"], CARDS["notice"], CARDS["faces"]["file"], CARDS["rulings"]["file"]}
     notices = {item["notice"] for item in FILES.values() if "notice" in item}  # cr-zh-NOTICE.md
     assert notices and all((DATA / n).exists() for n in notices)
-    assert shipped == top | cards | notices | {ask["vectors"], ask["ranker"], ask["ruling_links"]}
+    assert shipped == top | cards | notices | {
+        ask["vectors"],
+        ask["ranker"],
+        ask["reranker"],
+        ask["ruling_links"],
+    }
     # each tournament document's folder is a source, or holds one; its notice ships with it
     tournament = DATA / "tournament"
     assert (tournament / "NOTICE.md").exists()
@@ -47,10 +52,15 @@ def test_manifest_lists_every_shipped_file():
     assert {item["format"] for item in MANIFEST["sources"]} == set(sources.FORMATS)
     assert CARDS["format"] == "cards" and "cards" not in sources.FORMATS
     from crlookup.features.ask.embedding import SHIPPED_VECTORS
-    from crlookup.features.ask.ranking import RANKER
+    from crlookup.features.ask.ranking import RANKER, RERANKER
     from crlookup.features.rulings import LINKS
 
-    assert (ask["vectors"], ask["ranker"], ask["ruling_links"]) == (SHIPPED_VECTORS, RANKER, LINKS)
+    assert (ask["vectors"], ask["ranker"], ask["reranker"], ask["ruling_links"]) == (
+        SHIPPED_VECTORS,
+        RANKER,
+        RERANKER,
+        LINKS,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(FILES))

@@ -96,6 +96,21 @@ TOURNAMENT = _cues(
     r"bo3", r"best[\s-]+of[\s-]+three", r"game\s+\d",
 )  # fmt: skip
 
+#: A player telling what went wrong at a table, in plain words: a forgotten, missed or extra
+#: action, cards seen or shown, lists and decks, sleeves, talking, time (pipeline.situation:
+#: such a question is shown the tournament entry that handles it beside the game's rules)
+IRREGULAR = _cues(
+    r"forg[eo]t\w*", r"remember(?:ed)?", r"reali[sz](?:e|ed)", r"notic(?:e|ed|ing)",
+    r"missed", r"accidental(?:ly)?", r"by\s+mistake", r"mistaken(?:ly)?", r"instead\s+of",
+    r"too\s+many", r"extra\s+cards?", r"(?:saw|seen|see)\s+(?:the|a|his|her|their|my|it|them|that)",
+    r"peek(?:ed|ing)?", r"(?:fell|came)\s+(?:off|up|out)", r"knocked",
+    r"without\s+(?:showing|revealing|telling|saying)", r"never\s+(?:paid|showed|revealed|said|noticed|took|drew)",
+    r"my\s+(?:deck\s*)?list", r"registered", r"sleeves?", r"talk(?:ed|ing)?", r"chatt(?:ed|ing)",
+    r"(?:takes?|taking|took)\s+(?:forever|ages|minutes)", r"minutes",
+)  # fmt: skip
+# (not cues: "flipped", "marked", "without paying": the game's own words, as the training
+# part of the judge questions and the development sets have them: "Dark Confidant flipped")
+
 
 def thesaurus() -> list[tuple[re.Pattern, str]]:
     """The judges' words and abbreviations (crlookup.features.shorthand), each as a pattern

@@ -1,11 +1,12 @@
 """The learned ranking: the candidates of both retrievals, each described by the same features,
-ordered by weights learned from real questions (data/ranker.json, made by
-scripts/train_ranker.py).
+ordered by a reranker trained on judges' questions with known answers (data/reranker.npz, made
+by scripts/train_ranker.py).
 
 The candidates are the best LEXICAL entries by the lexical score (retrieve.py) and the best
 SEMANTIC entries by closeness in meaning (semantic.py). Each candidate's features say what the
 question's words, its meaning, the terms it names, the answers to players' questions and the kind
-of entry tell of it; its score is the sum of its features times their weights. A rule the question
+of entry tell of it; the reranker reads them with the question's vector and the candidate's
+together (`inputs`: what each dimension of the model's closeness is worth is learned). A rule the question
 names by number comes first, with its subrules in order; after it, a further subrule of a rule
 already chosen counts a little less (`best`). The groups of features that placed an
 answer above the other candidates are its reasons.
@@ -34,7 +35,8 @@ CARRIED, LEADS = 40, 10
 # heading stands for its rules), the best POINTED by closeness in meaning: where a question's
 # words reach a rule, the consequence it points to is a candidate too
 POINTERS, POINTED = 10, 10
-RANKER = "ranker.json"  # in the shipped data
+RANKER = "ranker.json"  # in the shipped data: the linear weights rulings are linked with
+RERANKER = "reranker.npz"  # in the shipped data: the final ranking of a question's candidates
 SAME_RULE = 0.9  # each further answer under the same rule, in the order shown (`best`)
 
 # every feature, with the group it is told under (the order is the order of ranker.json's weights)
@@ -79,14 +81,78 @@ GROUPS = {
 GROUPS_SHOWN = 2
 
 
-def load_weights(kind: str = "weights") -> list[float]:
-    """The learned weights, in FEATURES order (data/ranker.json): a question's ("weights"),
-    or those a card's ruling is linked to its rules with ("rulings": rulings.py)."""
+def load_weights(kind: str = "rulings") -> list[float]:
+    """Linear weights in FEATURES order (data/ranker.json): those a card's ruling is linked to
+    its rules with (rulings.py)."""
     from crlookup.library import shipped
 
     with open(shipped.verified(RANKER), encoding="utf-8") as f:
         learned = json.load(f)[kind]
-    return [learned[name] for name in FEATURES]
+    return [learned.get(name, 0.0) for name in FEATURES]
+
+
+class Linear:
+    """A score that is the candidates' features times weights (in FEATURES order)."""
+
+    reads_vectors = False
+
+    def __init__(self, weights: list[float]):
+        self.weights = weights
+
+    def score(self, x):
+        import numpy as np
+
+        return np.asarray(x, dtype=np.float64)[:, : len(self.weights)] @ np.asarray(self.weights)
+
+
+class Reranker:
+    """The final ranking (data/reranker.npz, made by scripts/train_ranker.py): what reads the
+    question and each candidate together. Its inputs (`inputs`) are a candidate's FEATURES
+    and the elementwise products of the question's vector with the candidate's and with its
+    rule's (the model's own vectors: a learned closeness, each of the model's dimensions
+    weighed); its score, the mean of a few small networks' (one hidden layer of rectified
+    units, beside a linear term), each trained from its own seed on the same questions, plus
+    a linear score of the same inputs learned pairwise (scripts/train_ranker.py)."""
+
+    reads_vectors = True
+
+    def __init__(self, path: str | None = None):
+        import numpy as np
+
+        from crlookup.library import shipped
+
+        with np.load(path or shipped.verified(RERANKER)) as data:
+            self.mean, self.scale = data["mean"], data["scale"]
+            self.hidden_w, self.hidden_b = data["hidden_w"], data["hidden_b"]
+            self.out_w, self.linear_w = data["out_w"], data["linear_w"]
+            self.pairwise_w = data["pairwise_w"]
+            self.features = [str(n) for n in data["features"]]
+        if self.features != list(FEATURES):
+            raise ValueError(f"{RERANKER} was trained on other features: train it again")
+
+    def score(self, x):
+        import numpy as np
+
+        z = ((np.asarray(x, dtype=np.float32) - self.mean) / self.scale).astype(np.float32)
+        hidden = np.maximum(np.einsum("nd,kdh->knh", z, self.hidden_w) + self.hidden_b[:, None], 0)
+        networks = np.einsum("knh,kh->n", hidden, self.out_w) + z @ self.linear_w.sum(axis=0)
+        return (networks / len(self.out_w) + z @ self.pairwise_w).astype(np.float64)
+
+
+Scorer = Linear | Reranker
+
+
+def inputs(lex: Lexicon, found: Candidates, rows: list[list[float]]):
+    """What the reranker reads of each candidate (`rows`: their features): the features, the
+    question's vector times the candidate's, and times its rule's (a bare heading's is zeros)."""
+    import numpy as np
+
+    if found.query is None or found.entries is None:
+        raise ValueError("the reranker reads the question's vector: none was given")
+    q = np.asarray(found.query, dtype=np.float32)[None, :]
+    own = found.entries[found.chosen]
+    rules = found.entries[[lex.rule_position(i) for i in found.chosen]]
+    return np.hstack([np.asarray(rows, dtype=np.float32), q * own, q * rules])
 
 
 def candidates(lex: Lexicon, scores: dict[int, float], similar, reasons: dict | None = None):
@@ -158,7 +224,7 @@ def _under(number: str, heading: str) -> bool:
 
 def features(lex: Lexicon, question: Question, found: Candidates) -> list[list[float]]:
     """Each candidate's features (of `found.chosen`), in FEATURES order."""
-    scores, reasons, similar, chosen = found
+    scores, reasons, similar, chosen = found[:4]
     top = max((scores.get(i, 0.0) for i in chosen), default=0.0) or 1.0
     wanted = set(chosen)
     lexical_place = {
@@ -218,38 +284,61 @@ def order(
     found: Candidates,
     rows: list[list[float]],
     limit: int = 5,
-    learned: list[float] | None = None,
+    scorer: Scorer | None = None,
 ) -> list[Placed]:
     """The best `limit` candidates, described by their features (`rows`, as `features` gives
-    them), by the learned weights (or by `learned`, weights in FEATURES order, as
-    scripts/train_ranker.py tries them), best first."""
+    them), scored by `scorer` (the shipped Reranker unless told), best first. An answer's
+    reasons are the groups of inputs that lift it most: its score, less its score with a
+    group's inputs set to the candidates' mean (a linear score's weights times the features'
+    distance from their mean)."""
     if not found.scores:  # no word of the question is in the rules: its meaning alone is no answer
         return []
+    import numpy as np
+
     chosen, reasons = found.chosen, found.reasons
-    w = learned or load_weights()
-    score = {i: sum(a * b for a, b in zip(w, row)) for i, row in zip(chosen, rows)}
+    if scorer is None:
+        scorer = Reranker()
+    x = inputs(lex, found, rows) if scorer.reads_vectors else np.asarray(rows, dtype=np.float64)
+    scored = scorer.score(x)
+    score = dict(zip(chosen, scored.tolist()))
     named = sorted(i for i in chosen if reasons.get(i, {}).get("written"))[:limit]
     rest = [i for i in chosen if i not in named]
     top = max((score[i] for i in rest), default=0.0)
     relative = {i: 1.0 if i in named else math.exp(score[i] - top) for i in chosen}
-    mean = [sum(col) / len(rows) for col in zip(*rows)]
+    shown = named + best(lex, {i: relative[i] for i in rest}, limit - len(named))
+    lifts = _lifts(scorer, x, [chosen.index(i) for i in shown if i not in named], scored)
     placed = []
-    for i in named + best(lex, {i: relative[i] for i in rest}, limit - len(named)):
-        row = rows[chosen.index(i)]
-        by_group: dict[str, float] = {}
-        for (_name, group), a, x, m in zip(FEATURES.items(), w, row, mean):
-            by_group[group] = by_group.get(group, 0.0) + a * (x - m)
-        groups = (
-            ()
-            if i in named
-            else tuple(
-                g
-                for g in sorted(by_group, key=by_group.__getitem__, reverse=True)
-                if by_group[g] > 0
-            )[:GROUPS_SHOWN]
-        )
+    for i in shown:
+        by_group = lifts.get(chosen.index(i), {})
+        groups = tuple(
+            g for g in sorted(by_group, key=by_group.__getitem__, reverse=True) if by_group[g] > 0
+        )[:GROUPS_SHOWN]
         placed.append(Placed(i, round(relative[i], 3), reasons.get(i, {"words": set()}), groups))
     return placed
+
+
+def _lifts(scorer: Scorer, x, rows: list[int], scored) -> dict[int, dict[str, float]]:
+    """For each of `rows` (of the inputs `x`), how much each group of inputs lifts its score
+    above what it would be with that group's inputs at the candidates' mean (the question's
+    vector times the entry's are the group "meaning")."""
+    import numpy as np
+
+    if not rows:
+        return {}
+    names = list(FEATURES.values())
+    columns: dict[str, list[int]] = {}
+    for c in range(x.shape[1]):
+        columns.setdefault(names[c] if c < len(names) else "meaning", []).append(c)
+    mean = x.mean(axis=0)
+    groups = list(columns)
+    trial = np.repeat(x[rows], len(groups), axis=0)
+    for k, g in enumerate(groups):
+        trial[k :: len(groups), columns[g]] = mean[columns[g]]
+    without = scorer.score(trial).reshape(len(rows), len(groups))
+    return {
+        r: {g: float(scored[r] - without[n, k]) for k, g in enumerate(groups)}
+        for n, r in enumerate(rows)
+    }
 
 
 def best(lex: Lexicon, scores: dict[int, float], limit: int) -> list[int]:

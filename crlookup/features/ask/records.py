@@ -57,13 +57,17 @@ class Question(NamedTuple):
 class Candidates(NamedTuple):
     """What was found for a question: every entry with lexical evidence, its score and the
     evidence (retrieve.rank; the named cards' rulings that apply it: semantic.weigh), every
-    entry's closeness in meaning to the question (semantic.similarities), and the candidates
-    the ranking weighs, by their positions in the lexicon (ranking.candidates)."""
+    entry's closeness in meaning to the question (semantic.query), and the candidates
+    the ranking weighs, by their positions in the lexicon (ranking.candidates); and what the
+    final ranking reads beside their features (ranking.inputs): the question's vector and the
+    edition's entry vectors (None where the similarities were given: rulings.py)."""
 
     scores: dict[int, float]
     reasons: dict[int, dict]
     similar: np.ndarray  # a cosine similarity for each entry, in document order
     chosen: list[int]
+    query: np.ndarray | None = None  # the question's vector, as the model read it
+    entries: np.ndarray | None = None  # the edition's entry vectors (prepare.vectors)
 
 
 class Placed(NamedTuple):

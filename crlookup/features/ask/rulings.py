@@ -22,7 +22,7 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
     from crlookup.features.ask.pipeline import candidates, place
     from crlookup.features.ask.prepare import lexicon, vectors
     from crlookup.features.ask.question import understand
-    from crlookup.features.ask.ranking import load_weights
+    from crlookup.features.ask.ranking import Linear, load_weights
     from crlookup.features.ask.semantic import RULING_WORDS, reading
 
     lex = lexicon(lib, edition)
@@ -31,7 +31,7 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
     # the weights the shipped links were made and measured with (tests/test_rulings.py): a
     # ruling is no judge's question (learned on those, its first link was right for 23 of
     # the 40 labelled, not 24; one of its three for 29, not 32)
-    learned = lib.memo(("ask", "ruling weights"), lambda: load_weights("rulings"))
+    learned = lib.memo(("ask", "ruling weights"), lambda: Linear(load_weights("rulings")))
     out: list[list[str]] = []
     batch = 64
     for start in range(0, len(texts), batch):

@@ -58,12 +58,6 @@ def query(lib: Library, text: str):
     return found
 
 
-def similarities(lib: Library, entries, text: str):
-    """The cosine similarity of `text`, read as a query, to each entry of an edition (`entries`:
-    its entry vectors, prepare.vectors)."""
-    return entries @ query(lib, text)
-
-
 def passage(ruling: str) -> str:
     """A ruling as the model reads it: its first RULING_WORDS words."""
     return " ".join(ruling.split()[:RULING_WORDS])
