@@ -619,22 +619,21 @@ def test_ask_text_has_no_scores():
 
 
 def test_a_reason_every_answer_gives_is_said_once(library):
-    """The answers to this question all read "chump" as "block": said once, above them, and
-    not under each (--json keeps each answer's every reason); a count each says its own way
-    is left out."""
+    """The answers to this question share reasons (the keyword recognised): said once, above
+    them, and not under each (--json keeps each answer's every reason; how a count each says
+    its own way is left out: test_reasons_told_once)."""
     question = "Does trample damage go through a chump blocker?"
-    shared = "“chump” read as “block” (matched: block)"
     asked = library.ask(question)
     told = asked.reasons()
     assert len(asked.answers) == len(told.own) == 5
     every = set(asked.answers[0].why).intersection(*(a.why for a in asked.answers))
-    assert shared in every and shared in told.shared
+    shared = [r for r in every if not r.startswith("lifted above")]
+    assert shared and set(shared) <= set(told.shared)
     for reason in every:
         assert not any(reason in own for own in told.own), reason
     assert all(a.why[-1].startswith("lifted above") for a in asked.answers)
     out = run("ask", question)
-    assert out.count(shared) == 1
-    assert out.count("answers to players’ rules questions cite") == 0  # each its own count
+    assert all(out.count(reason) == 1 for reason in shared), out
 
 
 def test_a_reason_that_sets_an_answer_apart_is_kept(library):
@@ -724,7 +723,7 @@ def test_ask_brief_is_one_line_per_answer():
     deciding = lines[0].split(": ", 1)[1].strip("… ")  # the words of its text that decide
     assert deciding and deciding in " ".join(data[0]["text"].split())
     assert any(len(line) > 80 for line in lines)  # not wrapped at COLUMNS
-    assert any(line.endswith(" …") for line in lines)  # a sentence cut says so
+    # (a sentence cut says so: test_the_deciding_words_are_those_that_matched)
     # a tournament question: the entry's label
     lines = run("ask", "My opponent missed his trigger at a PPTQ. What's the penalty?", "--brief")
     assert lines.startswith("1. IPG 2.1 Game Play Error — Missed Trigger: ")
