@@ -67,14 +67,22 @@ def main() -> None:
         print(f"{name:28s} n={n:3d}  hit@1 {hit1 / n:.2f}  hit@5 {hit5 / n:.2f}")
     n = total[0]
     print(f"{'all':28s} n={n:3d}  hit@1 {total[1] / n:.2f}  hit@5 {total[2] / n:.2f}")
-    # by the question's tournament words, or by the situation it describes
+    # by the question's tournament words, or by the situation it describes (its entries first)
+    from crlookup.features import ask
+
     edition = lib.edition().id
+    lex = ask.lexicon(lib.reader, edition)
+
+    def situation_first(q: str) -> bool:
+        told = pipeline.situation(lib.reader, q, edition, ask.understand(lex, q, lib.reader))
+        return told is not None and told[1]
+
     taken = [
         q
         for name in RULES_SETS
         for line in (DATA / f"{name}.jsonl").open(encoding="utf-8")
-        if pipeline.route(lib.reader, q := json.loads(line)["question"]) is not None
-        or pipeline.described(lib.reader, q, edition) is not None
+        if (item := json.loads(line)).get("lang", "en") == "en"
+        and (pipeline.route(lib.reader, q := item["question"]) is not None or situation_first(q))
     ]
     print(f"rules questions taken for tournament ones: {len(taken)} of the four CR sets")
     for q in taken:

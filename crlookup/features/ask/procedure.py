@@ -347,7 +347,7 @@ def closeness(lib: Library, entries: list[Candidate], query):
 def rank(lib: Library, text: str, found: Route, query) -> list[tuple[float, Candidate, list[str]]]:
     """Every candidate scored for the question, best first, with the words it matched. `query`
     is the question's vector as `ask` keeps it (semantic.query): once, whether the question was
-    routed by its words or by what it describes (pipeline.described)."""
+    routed by its words or by what it describes (pipeline.situation)."""
     entries = candidates(lib)
     if not entries:
         return []
