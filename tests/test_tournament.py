@@ -317,6 +317,9 @@ def test_a_player_telling_what_went_wrong_sees_the_entry_beside_the_rules(librar
     entry = next(a for a in asked.answers if a.to_dict()["document"] != "cr")
     assert entry.why[0].startswith("At a tournament: "), entry.why
     assert entry.title in entry.why[0]
+    for limit in (1, 2, 3):  # no more answers than asked for, entries and rules alike
+        shown = library.ask(asked.question.text, limit=limit).answers
+        assert len(shown) == limit, (limit, shown)
 
 
 @pytest.mark.parametrize(

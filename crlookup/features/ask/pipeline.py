@@ -58,10 +58,12 @@ def run(
         ]
         # told closer to a tournament entry than to any rule: those first
         if entries and (first or not answers):
-            mixed = entries[: limit - min(TOLD_RULES, len(answers))] + answers[:TOLD_RULES]
+            kept = min(TOLD_RULES, len(answers), limit - 1)
+            mixed = entries[: limit - kept] + answers[:kept]
             return question, searched, mixed, (found.why,)
         if entries:  # beside the rules
-            answers = answers[: TOLD_PLACE - 1] + entries[:1] + answers[TOLD_PLACE - 1 : limit - 1]
+            beside = answers[: TOLD_PLACE - 1] + entries[:1] + answers[TOLD_PLACE - 1 :]
+            answers = beside[:limit]
     return question, edition, answers, explain.readings(lex, question)
 
 
@@ -84,7 +86,7 @@ def route(lib: Library, text: str) -> procedure.Route | None:
 # How much closer in meaning a question must be to a tournament document's entry than to any
 # rule of the CR for the entries to come first, when it has none of a tournament's words ("we
 # forgot to untap", "I said no blocks, then wait"): chosen on the training part of the judge
-# questions and the development sets (docs/how-ask-works.md: "Tournament situations")
+# questions and the development sets (docs/tournament.md, "ask")
 DESCRIBED = 0.01
 # When the question tells of something gone wrong (procedure.IRREGULAR): how close, at least,
 # for the entries to come first (TOLD_FIRST: the tournament situations of the training part
