@@ -72,6 +72,25 @@ def test_rule_alone_with_trailing_period():
     )
 
 
+@pytest.mark.parametrize(
+    ("typed", "document", "number"),
+    [
+        (["rule", "CR702.19b"], "cr", "702.19b"),
+        (["rule", "cr:702.19b"], "cr", "702.19b"),
+        (["702.19b..."], "cr", "702.19b"),
+        (["rule", "702.19…"], "cr", "702.19"),
+        (["ipg2.1"], "ipg", "2.1"),
+        (["rule", "IPG2.1"], "ipg", "2.1"),
+        (["rule", "mtr3.1"], "mtr", "3.1"),
+    ],
+)
+def test_a_number_as_typed_in_a_hurry(typed, document, number):
+    """The document's name against its number, an ellipsis after it: read, not refused
+    (issue 55)."""
+    data = json.loads(run(*typed, "--json").output)
+    assert (data["document"], data["number"]) == (document, number)
+
+
 def test_section_lists_its_rules():
     lines = run("rule", "702").output.splitlines()
     assert lines[:2] == ["en-2026-08-07", "702. Keyword Abilities"]

@@ -154,13 +154,28 @@ def test_an_entry_is_named_by_its_title_and_the_name_after_its_category(head, da
     st.integers(100, 999),
     st.integers(1, 300),
     st.sampled_from(["a", "b", "k", "m", "z", "aa", "ab"]),
-    st.sampled_from(["rule ", "Rule ", "rules ", "CR ", "cr ", ""]),
+    st.sampled_from(["rule ", "Rule ", "rules ", "CR ", "cr ", "CR", "cr:", "CR-", ""]),
     st.sampled_from([" ", "  ", ""]),
 )
 def test_a_cr_number_however_written_splits_to_the_number(section, rule, letter, word, apart):
-    """ "rule 702.2c", "CR 702.19 b", "702.19b": the same number (issue 46)."""
+    """ "rule 702.2c", "CR 702.19 b", "702.19b", "CR702.19b": the same number (issues 46,
+    55)."""
     number = f"{section}.{rule}"
     written = f"{word}{number}{apart}{letter}"
     cited = documents.split(written)
     assert cited.number == f"{number}{letter}"
-    assert cited.document == ("cr" if word.strip().lower() == "cr" else None)
+    assert cited.document == ("cr" if word.strip(" :-").lower() == "cr" else None)
+
+
+@given(
+    st.sampled_from(["MTR", "mtr", "IPG", "ipg", "Ipg", "JAR"]),
+    st.sampled_from(["", " ", ": "]),
+    st.integers(1, 12),
+    st.integers(1, 12),
+)
+def test_a_tournament_number_typed_against_its_document_splits(doc, apart, entry, part):
+    """ "ipg2.1" as "IPG 2.1" (issue 55); a word that begins so is no document's number."""
+    cited = documents.split(f"{doc}{apart}{entry}.{part}")
+    assert cited == (doc.lower(), f"{entry}.{part}")
+    assert documents.split(f"{doc}s {entry}.{part}").document is None  # "IPGs 2.1"
+    assert documents.split("Crab 7").document is None

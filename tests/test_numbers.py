@@ -154,6 +154,14 @@ def test_numbers_written_in_text_are_found_with_lookalikes_read(section, rule, l
 def test_a_closing_period_asks_for_the_rule_alone():
     assert numbers.without_subrules("702.19.") and numbers.without_subrules(" 702.19b. ")
     assert not numbers.without_subrules("702.19") and not numbers.without_subrules("702.")
+    assert not numbers.without_subrules("702.19...")  # an ellipsis closes nothing
+
+
+@given(*SUBRULE_PARTS, st.sampled_from([".", "..", "...", "…", ".…", " ..."]))
+def test_trailing_periods_and_an_ellipsis_are_read_past(section, rule, letters, after):
+    """ "702.19b..." as typed is 702.19b (issue 55)."""
+    number = RuleNumber(section, rule, numbers.letters_at(letters))
+    assert parse(f"{number}{after}") == number
 
 
 def _below_as_read(number: str, scope: str) -> bool:

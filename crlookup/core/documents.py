@@ -40,7 +40,8 @@ PREFIX = {"cr": "CR", "mtr": "MTR", "ipg": "IPG", "jar": "JAR"}
 TOURNAMENT = ("mtr", "ipg", "jar")
 
 _DOC = r"(?P<doc>CR|MTR|IPG|JAR|Comprehensive\s+Rules|Tournament\s+Rules|Infraction\s+Procedure\s+Guide)"
-_SPLIT = rf"^\s*{_DOC}\b[\s:.,-]*(?:(?:rule|section|appendix)\s+)?(?P<rest>.*?)\s*$"
+# (the document's name then no letter: "CR702.19b" and "ipg2.1" as typed, not "Crab")
+_SPLIT = rf"^\s*{_DOC}(?![a-z])[\s:.,-]*(?:(?:rule|section|appendix)\s+)?(?P<rest>.*?)\s*$"
 _NAMES = {
     "cr": "cr",
     "comprehensive rules": "cr",
@@ -68,7 +69,8 @@ class Cited(NamedTuple):
 def split(text: str) -> Cited:
     """ "IPG 2.1" -> ("ipg", "2.1"); "MTR appendix C" -> ("mtr", "C"); "CR 702.19b" -> ("cr",
     "702.19b"); "702.19b" -> (None, "702.19b"); as judges also write a CR number, "rule 702.2c"
-    and "702.19 b" -> (None, "702.19b"). The rest is returned as written (stripped)."""
+    and "702.19 b" -> (None, "702.19b"); as typed in a hurry, "CR702.19b" and "ipg2.1" too.
+    The rest is returned as written (stripped)."""
     first = text.lstrip()[:13].lower()
     if first.startswith(_FIRST):
         m = re.match(_SPLIT, text, re.IGNORECASE | re.ASCII)  # "ſ" is no "s" here

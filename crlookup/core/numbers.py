@@ -109,10 +109,11 @@ class RuleNumber(NamedTuple):
 # name them); a RuleNumber is immutable, so one parse serves them all.
 @functools.lru_cache(maxsize=1 << 16)
 def parse(text: str) -> RuleNumber:
-    """Parse "7", "702", "702.19", "702.19b" (a trailing period and Cyrillic look-alikes allowed)."""
+    """Parse "7", "702", "702.19", "702.19b" (trailing periods or an ellipsis and Cyrillic
+    look-alikes allowed)."""
     s = text.strip().translate(HOMOGLYPHS).lower()
-    if s.endswith("."):
-        s = s[:-1]
+    if s.endswith((".", "…")):  # "702.19b." as printed; "702.19b..." as typed
+        s = s.rstrip(".…").rstrip()
     m = _NUMBER.match(s)
     if not m:
         raise NumberError(f"not a rule number: {text!r} (expected e.g. 702, 702.19 or 702.19b)")
@@ -133,9 +134,10 @@ def is_rule_number(text: str) -> bool:
 
 def without_subrules(text: str) -> bool:
     """Whether a rule number is written with its closing period, as official text prints a
-    rule ("702.19."): asking for the rule without its subrules (a section's "702." is not)."""
+    rule ("702.19."): asking for the rule without its subrules (a section's "702." is not; nor
+    is an ellipsis, "702.19...")."""
     text = text.strip()
-    return text.endswith(".") and "." in text[:-1]
+    return text.endswith(".") and not text.endswith("..") and "." in text[:-1]
 
 
 def read_lookalikes(text: str) -> str:
