@@ -1150,11 +1150,11 @@ def test_the_ranking_says_what_placed_each_answer(library):
     q = ask.understand(lex, text, library.reader)
     found = pipeline.candidates(library.reader, lex, q)
     rows = ranking.features(lex, q, found)
-    placed = ranking.order(lex, found, rows, 5)
+    reranker = ranking.Reranker()
+    placed = ranking.order(lex, found, rows, reranker, 5)
     assert placed[0].score == 1.0 and [p.score for p in placed] == sorted(
         (p.score for p in placed), reverse=True
     )
-    reranker = ranking.Reranker()
     x = ranking.inputs(lex, found, rows)
     scores = reranker.score(x)
     assert found.chosen[int(scores.argmax())] == placed[0].i

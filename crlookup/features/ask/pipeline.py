@@ -143,7 +143,7 @@ def answer(lib: Library, lex: Lexicon, question: Question, limit: int = 5) -> li
     """The entries of the lexicon's edition that best decide `question`, best first: its
     candidates, placed by their features and the learned weights, explained."""
     found = candidates(lib, lex, question)
-    placed = place(lex, question, found, limit, lib.memo(("ask", "reranker"), ranking.Reranker))
+    placed = place(lex, question, found, lib.memo(("ask", "reranker"), ranking.Reranker), limit)
     return explain.answers(lib, lex, question, placed)
 
 
@@ -168,9 +168,9 @@ def place(
     lex: Lexicon,
     question: Question,
     found: Candidates,
+    scorer: ranking.Scorer,
     limit: int = 5,
-    scorer: ranking.Scorer | None = None,
 ) -> list[Placed]:
     """The best `limit` candidates, best first: their features, scored by `scorer` (the
-    shipped reranker unless told: rulings.py links rulings with linear weights of their own)."""
-    return ranking.order(lex, found, ranking.features(lex, question, found), limit, scorer)
+    shipped reranker; rulings.py links rulings with linear weights of their own)."""
+    return ranking.order(lex, found, ranking.features(lex, question, found), scorer, limit)

@@ -81,13 +81,13 @@ GROUPS = {
 GROUPS_SHOWN = 2
 
 
-def load_weights(kind: str = "rulings") -> list[float]:
+def load_weights() -> list[float]:
     """Linear weights in FEATURES order (data/ranker.json): those a card's ruling is linked to
     its rules with (rulings.py)."""
     from crlookup.library import shipped
 
     with open(shipped.verified(RANKER), encoding="utf-8") as f:
-        learned = json.load(f)[kind]
+        learned = json.load(f)["rulings"]
     return [learned.get(name, 0.0) for name in FEATURES]
 
 
@@ -102,7 +102,7 @@ class Linear:
     def score(self, x):
         import numpy as np
 
-        return np.asarray(x, dtype=np.float64)[:, : len(self.weights)] @ np.asarray(self.weights)
+        return np.asarray(x, dtype=np.float64) @ np.asarray(self.weights)
 
 
 class Reranker:
@@ -283,11 +283,12 @@ def order(
     lex: Lexicon,
     found: Candidates,
     rows: list[list[float]],
+    scorer: Scorer,
     limit: int = 5,
-    scorer: Scorer | None = None,
 ) -> list[Placed]:
     """The best `limit` candidates, described by their features (`rows`, as `features` gives
-    them), scored by `scorer` (the shipped Reranker unless told), best first. An answer's
+    them), scored by `scorer` (the shipped Reranker, read once a library: pipeline.answer; or
+    linear weights: rulings.py), best first. An answer's
     reasons are the groups of inputs that lift it most: its score, less its score with a
     group's inputs set to the candidates' mean (a linear score's weights times the features'
     distance from their mean)."""
@@ -296,8 +297,6 @@ def order(
     import numpy as np
 
     chosen, reasons = found.chosen, found.reasons
-    if scorer is None:
-        scorer = Reranker()
     x = inputs(lex, found, rows) if scorer.reads_vectors else np.asarray(rows, dtype=np.float64)
     scored = scorer.score(x)
     score = dict(zip(chosen, scored.tolist()))

@@ -31,7 +31,7 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
     # the weights the shipped links were made and measured with (tests/test_rulings.py): a
     # ruling is no judge's question (learned on those, its first link was right for 23 of
     # the 40 labelled, not 24; one of its three for 29, not 32)
-    learned = lib.memo(("ask", "ruling weights"), lambda: Linear(load_weights("rulings")))
+    learned = lib.memo(("ask", "ruling weights"), lambda: Linear(load_weights()))
     out: list[list[str]] = []
     batch = 64
     for start in range(0, len(texts), batch):
@@ -42,7 +42,7 @@ def link(lib: Library, texts: list[str], edition: str, progress=None) -> list[li
         ]
         embedded = np.atleast_2d(model.query([reading(lex, q) for q in questions]))
         for q, v in zip(questions, embedded):
-            placed = place(lex, q, candidates(lib, lex, q, entries @ v), PER_RULING, learned)
+            placed = place(lex, q, candidates(lib, lex, q, entries @ v), learned, PER_RULING)
             out.append([lex.numbers[p.i] for p in placed])
         if progress:
             progress(min(start + batch, len(texts)), len(texts))
