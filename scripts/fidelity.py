@@ -192,8 +192,41 @@ def _json_entries(folder: Path) -> dict[str, Counter]:
                     # a URL run onto the word before it
                     text = re.sub(r"(?i)^\s*appendix\s+[a-h]\b[^\n]*\n", "", text)
                     text = re.sub(r"\b(?:Upgrade|Downgrade):", "", text)
+                    if key == "examples":  # "A. …": the list's marker
+                        text = re.sub(r"^[A-Z]\.\s+", "", text)
+                    text = _FOOTER.sub("", text)
                     texts.append(re.sub(r"(?<=[a-z])(?=https?://)", " ", text))
             out[str(entry["number"])] = words(*texts)
+    return out
+
+
+# the PDF's footer of trademarks that the conversion kept at a field's end (from the first
+# "All trademarks are property of" or "©" line to the end)
+_FOOTER = re.compile(r"(?m)^(?:All trademarks are property of|.*©).*(?:\n.*)*\Z")
+
+
+def _start(text: str) -> str:
+    """A paragraph's start as compared: its first six words (letters and digits, casefolded)."""
+    return " ".join(w.casefold() for w in _WORDS.findall(text)[:6])
+
+
+def _json_starts(folder: Path) -> dict[str, list[str]]:
+    """The paragraphs the JSON marks: a blank line before, or a list's "•" (not the PDF's
+    wrapped lines, which only the parser joins)."""
+    import json
+
+    out: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("*_section_*.json")) + sorted(folder.glob("*_appendix_*.json")):
+        root = json.loads(path.read_text(encoding="utf-8"))
+        for entry in root.get("rules") or root.get("infractions") or []:
+            starts = out.setdefault(str(entry["number"]), [])
+            for key, value in entry.items():
+                if key in ("number", "title", "penalty") or not isinstance(value, str):
+                    continue
+                for block in re.split(r"\n\s*\n", _FOOTER.sub("", value)):
+                    lines = [line for line in block.split("\n") if line.strip()]
+                    starts += [_start(line) for k, line in enumerate(lines)
+                               if k == 0 or line.lstrip().startswith("•")]  # fmt: skip
     return out
 
 
@@ -228,6 +261,34 @@ def _wiki_entries(folder: Path) -> dict[str, Counter]:
     return out
 
 
+def _wiki_starts(folder: Path) -> dict[str, list[str]]:
+    """Each bold line, list item and table row under an entry's heading (not annotations)."""
+    out: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("*.md")):
+        number, inside = None, False
+        for line in path.read_text(encoding="utf-8").splitlines():
+            m = _WIKI_HEADING.match(line)
+            if m:
+                number = m.group(1)
+                out.setdefault(number, [])
+                continue
+            stripped = line.lstrip()
+            opens = stripped.startswith("++")
+            if opens:
+                inside = True
+            if not inside and number is not None:
+                item = re.match(r"^\s+[*-]\s+(?!\*\*)(.*)$|^[|^](.*)$|^\*\*(.+?)\*\*", line)
+                text = next((g for g in item.groups() if g), "") if item else ""
+                english = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", text)
+                linked = re.sub(r"\[\[([^]|]*)\|([^]]*)\]\]", r"\2", english)
+                start = _start(re.sub(r"\[\[([^]]*)\]\]", r"\1", linked))
+                if start:
+                    out[number].append(start)
+            if inside and "++" in stripped[2 if opens else 0 :]:
+                inside = False
+    return out
+
+
 _PDF_HEADING = re.compile(r"^(\d{1,2})\.(?:(\d{1,2})\.)?\s+(\S.*)$")
 _PDF_APPENDIX = re.compile(r"^APPENDIX\s+([A-H])\b", re.IGNORECASE)
 
@@ -256,7 +317,41 @@ def _pdf_entries(path: Path) -> dict[str, Counter]:
                 out[number] = Counter()
             if number is not None:  # ("Upgrade:" labels a part: the README's traps)
                 line = re.sub(r"\b(?:Upgrade|Downgrade):", "", m.group(3) if m else line)
+                line = re.sub(r"^[A-H]\.\s+", "", line)  # an example's letter: its marker
                 out[number].update(words(line))
+    return out
+
+
+def _pdf_starts(path: Path) -> dict[str, list[str]]:
+    """The paragraphs the PDF's lines show: a list's "•" or an example's letter, and the line
+    after one that ends a sentence well short of the page's text width (furniture left out)."""
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(str(path))
+    pages = [p.get_textpage().get_text_range().replace("\r", "") for p in pdf]
+    seen = Counter(line.strip() for page in pages for line in set(page.splitlines()))
+    furniture = {line for line, n in seen.items() if n >= len(pages) // 2 and line}
+    width = max(len(line.strip()) for page in pages for line in page.splitlines())
+    out: dict[str, list[str]] = {}
+    number, before = None, ""
+    for page in pages:
+        for line in page.splitlines():
+            line = line.strip()
+            if not line or line in furniture or re.search(r"\.{5,}\s*\d+$|^\d+$", line):
+                continue
+            m, a = _PDF_HEADING.match(line), _PDF_APPENDIX.match(line)
+            if a or (m and (m.group(2) or m.group(3)[:1].isupper())):
+                number = a.group(1).upper() if a else (
+                    f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) else m.group(1))  # fmt: skip
+                out[number], before = [], ""
+                continue
+            if number is None:
+                continue
+            marked = re.match(r"^(?:•|[A-H]\.\s)", line)
+            after_end = re.search(r"[.:]$", before) and len(before) < 0.8 * width
+            if (marked or after_end) and line[:1].isupper() | bool(marked):
+                out[number].append(_start(re.sub(r"^[A-H]\.\s+", "", line)))
+            before = line
     return out
 
 
@@ -280,6 +375,49 @@ def _jar_entries(path: Path) -> dict[str, Counter]:
     return out
 
 
+def _jar_starts(path: Path) -> dict[str, list[str]]:
+    """Each paragraph (after a blank line) and list item of a part or case."""
+    out: dict[str, list[str]] = {}
+    title, before = None, ""
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        if line.startswith("#"):
+            title = line.lstrip("#").strip()
+            if not title.isascii():
+                title = None if out else "Introduction"
+            if title is not None:
+                out[title] = []
+        elif title == "Resources" and not line.isascii():
+            title = None
+        elif (title is not None and line.strip()) and (
+            not before.strip() or re.match(r"^\s*(?:[-*+]|\d+\.)\s", line)
+        ):
+            out[title].append(_start(re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line)))
+        before = line
+    return out
+
+
+def _parsed_starts(edition: Edition, by_title: bool = False) -> dict[str, list[str]]:
+    """The parser's paragraphs: each line of an entry's text, example and part."""
+    out: dict[str, list[str]] = {}
+    for r in edition.rules:
+        lines = [line for t in (r.text, *r.examples, *(t for _n, t in r.parts))
+                 for line in t.split("\n")]  # fmt: skip
+        out.setdefault(r.title if by_title else r.number, []).extend(
+            _start(line) for line in lines if _start(line)
+        )
+    return out
+
+
+def _within(edition: Edition) -> dict[str, str]:
+    """Each entry's words in one string, to find a paragraph's start inside a paragraph."""
+    return {
+        r.number: " " + " ".join(_start(line) and " ".join(
+            w.casefold() for w in _WORDS.findall(line)) for t in (
+                r.text, *r.examples, *(t for _n, t in r.parts)) for line in t.split("\n")) + " "
+        for r in edition.rules
+    }  # fmt: skip
+
+
 def _parsed(edition: Edition, by_title: bool = False) -> dict[str, Counter]:
     out: dict[str, Counter] = {}
     for r in edition.rules:
@@ -294,6 +432,9 @@ class Compared(NamedTuple):
     printed: int
     same: int
     differences: list[str]  # "2.1: +words / -words" (+ the parser's more, - the source's)
+    paragraphs: int = 0  # the paragraph starts the source marks
+    run_in: tuple[str, ...] = ()  # "2.1: 'once any of the above'": one the parser runs in
+    neighbour: tuple[str, ...] = ()  # ... one the edition before or after starts, run in here
 
     @property
     def share(self) -> float:
@@ -305,6 +446,7 @@ def compare_tournament() -> list[Compared]:
     from crlookup.sources import read
 
     out = []
+    read_editions: dict[str, list] = {"mtr": [], "ipg": [], "jar": []}
     for folder in sorted(p for p in TOURNAMENT.iterdir() if p.is_dir()):
         if folder.name.startswith(("mtr-2025", "ipg-2024")):
             source, printed = folder, _json_entries(folder)
@@ -334,8 +476,55 @@ def compare_tournament() -> list[Compared]:
                 f"{key}: +{' '.join(sorted(more.elements())[:8]) or '-'}"
                 f" / -{' '.join(sorted(fewer.elements())[:8]) or '-'}"
             )
-        out.append(Compared(editions[0].id, len(printed), same, differences))
-    return out
+        marked = {k: v for k, v in _starts(folder, source).items() if k in parsed}
+        starts = _parsed_starts(editions[0], by_title=folder.name.startswith("jar"))
+        run_in = tuple(
+            f"{key}: {start!r}"
+            for key, wanted in marked.items()
+            for start in wanted
+            if start and not _kept(start, starts.get(key, []))
+        )
+        paragraphs = sum(map(len, marked.values()))
+        out.append(Compared(editions[0].id, len(printed), same, differences, paragraphs, run_in))
+        read_editions[folder.name.split("-")[0]].append((editions[0], marked))
+    return [c._replace(neighbour=_neighbour(c.edition, read_editions)) for c in out]
+
+
+def _kept(start: str, starts: list[str]) -> bool:
+    """A start the parser has, or splits into a heading and its text ("warning" + "warnings
+    are used…" for "Warning Warnings are used…")."""
+    return any(start == s or start.startswith(s + " ") for s in starts)
+
+
+def _neighbour(edition: str, read_editions: dict) -> tuple[str, ...]:
+    """The paragraphs another edition of the same document starts (its source's own marks)
+    whose words this edition has inside one of its paragraphs: a paragraph run in, or an edit."""
+    mine = next(e for es in read_editions.values() for e, _m in es if e.id == edition)
+    inside = _within(mine)
+    starts = _parsed_starts(mine)
+    found = []
+    for other, marked in read_editions[edition.split("-")[0]]:
+        if other.id == edition:
+            continue
+        for key, wanted in marked.items():
+            for start in wanted:
+                if (
+                    len(start.split()) == 6
+                    and not _kept(start, starts.get(key, []))
+                    and (f" {start} " in inside.get(key, ""))
+                ):
+                    found.append(f"{key}: {start!r} ({other.id} starts it)")
+    return tuple(dict.fromkeys(found))
+
+
+def _starts(folder: Path, source: Path) -> dict[str, list[str]]:
+    if folder.name.startswith(("mtr-2025", "ipg-2024")):
+        return _json_starts(folder)
+    if folder.name.endswith("-annotated"):
+        return _wiki_starts(folder)
+    if folder.name.startswith("ipg-2020"):
+        return _pdf_starts(source)
+    return _jar_starts(source)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -350,6 +539,13 @@ def main(argv: list[str] | None = None) -> int:
         for c in compare_tournament():
             print(f"{c.edition:<18} {c.printed:>4} entries, {c.same:>4} the same: {c.share:.3f}")
             for d in c.differences[: None if args.verbose else 5]:
+                print("    " + d)
+            kept = c.paragraphs - len(c.run_in)
+            print(f"{'':<18} {c.paragraphs:>4} paragraphs its source marks, {kept:>4} the parser's")
+            for d in c.run_in[: None if args.verbose else 5]:
+                print("    run in: " + d)
+            print(f"{'':<18} {len(c.neighbour):>4} paragraphs another edition starts, run in here")
+            for d in c.neighbour[: None if args.verbose else 5]:
                 print("    " + d)
         return 0
     results = measure_archive(args.archive)

@@ -121,6 +121,16 @@ def test_lookup_with_an_edition_and_without_words(server):
     assert error_of(server.get("/v1/lookup?q=702.19&limit=3"))["error"].startswith("lookup:")
 
 
+def test_latest_and_previous_of_an_mtr_entry_on_the_page(server):
+    """The page's "previous" from MTR 3.1 was a 404 and its "latest" an older edition than the
+    one shown (issue 55): they mean what the command line's mean."""
+    for alias, edition in (("latest", "mtr-2026-02-27"), ("previous", "mtr-2025-11-10")):
+        status, data, _ = server.get(f"/v1/rule/MTR%203.1?edition={alias}")
+        assert status == 200 and json.loads(data)["edition"] == edition, alias
+        status, page, _ = server.get(f"/rule/MTR%203.1?edition={alias}")
+        assert status == 200 and edition in page.decode(), alias
+
+
 def test_a_range_of_words_is_searched_as_words_not_a_500(server):
     """ "[a TO z]" was a 500 (issue 47: whoosh's range, with no text): read as words now."""
     for query in ("%5Ba%20TO%20z%5D", "x%3A%5B0%20TO%209%5D", "%7Ba%20TO%7D"):

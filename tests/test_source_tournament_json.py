@@ -266,7 +266,7 @@ def test_appendix_text_loses_its_repeated_heading(mtr, ipg):
                     n.startswith(f"{edition.document.upper()} {r.number}: dropped its heading")
                     for n in edition.notes
                 )
-    assert _entries(mtr)["C"].text.startswith("Match Points Players earn 3 match points")
+    assert _entries(mtr)["C"].text.startswith("Match Points\nPlayers earn 3 match points")
     assert _entries(ipg)["A"].text.startswith(  # (a table: test_the_penalty_quick_reference...)
         "Infraction | Penalty\nGame Play Errors\nMissed Trigger | None"
     )
@@ -307,10 +307,10 @@ def test_missed_trigger(ipg):
         "\n• A triggered ability that changes the rules of the game: The controller must" in r.text
     )
     assert r.examples == (
-        "A. Knight of Infamy (a 2/1 creature with exalted) attacks alone. Its controller says “Take two.”",
-        "B. A player forgets to remove the final time counter from a suspended spell and then draws a card during their draw step.",
-        "C. A player casts Manic Vandal, then forgets its triggered ability by not choosing a target for it. They realize this only after casting another spell.",
-        "D. A player forgets to exile the Angel token created by Geist of Saint Traft at end of combat. They realize the error when declaring blockers during the next turn.",
+        "Knight of Infamy (a 2/1 creature with exalted) attacks alone. Its controller says “Take two.”",
+        "A player forgets to remove the final time counter from a suspended spell and then draws a card during their draw step.",
+        "A player casts Manic Vandal, then forgets its triggered ability by not choosing a target for it. They realize this only after casting another spell.",
+        "A player forgets to exile the Angel token created by Geist of Saint Traft at end of combat. They realize the error when declaring blockers during the next turn.",
     )
     parts = dict(r.parts)
     assert [name for name, _ in r.parts] == [
@@ -344,7 +344,8 @@ def test_penalties_leave_the_titles(ipg):
         r = infractions[number]
         penalty = item["penalty"]
         if penalty is None:
-            assert number.startswith("1.") and r.parts == () and r.title == item["title"]
+            assert number.startswith("1.") and r.parts == ()
+            assert r.title.casefold() == item["title"].casefold()  # (in capitals: as printed)
             continue
         assert dict(r.parts)["penalty"] == penalty and r.parts[0] == ("penalty", penalty)
         assert item["title"] == f"{r.title} {penalty}"
@@ -385,7 +386,7 @@ def test_upgrades_and_downgrades_are_parts(ipg):
 def test_general_philosophy(ipg):
     infractions = _entries(ipg)
     definitions = infractions["1.1"]
-    assert definitions.title == "DEFINITION OF PENALTIES"
+    assert definitions.title == "Definition of Penalties"  # (the JSON's in capitals)
     lines = definitions.text.split("\n")
     # each penalty's heading on a line of its own, as the PDF prints them (issue 46: three of
     # the four were dropped, and diff against the 2020 PDF's reported them removed)
@@ -411,12 +412,67 @@ def test_general_philosophy(ipg):
         assert infractions[n].parts == () and infractions[n].examples == ()
 
 
-def test_every_infraction_has_lettered_examples(ipg):
+def test_every_infraction_has_examples_without_their_letters(ipg):
+    # the source letters them "A. …", "B. …": the list's markers, not the text ("Example: A."
+    # on every face before)
     for r in ipg.rules:
         if r.kind == "rule" and r.number[0] in "234":
             assert r.examples, r.number
-            letters = [e[:3] for e in r.examples]
-            assert letters == [f"{chr(65 + i)}. " for i in range(len(letters))], r.number
+            assert not any(re.match(r"[A-Z]\. ", e) for e in r.examples), r.number
+
+
+def test_a_paragraph_after_a_list_leaves_its_last_item(ipg):
+    # the conversion ran every paragraph after a list into its last item (the 2020 PDF prints
+    # them as paragraphs): the item ends with its sentences, the paragraph starts a line
+    lines = _entries(ipg)["2.1"].text.split("\n")
+    assert lines[-2] == (
+        "• A triggered ability that affects the game state in non-visible ways: The controller "
+        "must make the change known by the first time the change has an effect on the visible "
+        "game state."
+    )
+    assert lines[-1].startswith("Once any of the above obligations has been fulfilled, further")
+    last = _entries(ipg)["3.2"].text.split("\n")
+    assert last[-2].startswith("• During a game, refers to notes") and last[-2].endswith("match.")
+    assert last[-1].startswith("These criteria also apply to any deck construction")
+    # a sentence that goes on speaking of the item stays in it, as the 2020 edition prints it
+    kept = _entries(ipg)["3.5"].text.split("\n")
+    assert kept[-2].endswith(
+        "These cards must not be sleeved in the same way as cards in the main deck and/or sideboard."
+    )
+    assert kept[-1].startswith("Cards in different sleeves, tokens, and double-faced cards")
+    assert "IPG 4.8: the paragraph after a list ran into its last item" in " ".join(ipg.notes)
+
+
+def test_titles_in_capitals_read_as_printed(ipg):
+    titles = {n: _entries(ipg)[n].title for n in ("1.1", "1.3", "1.4", "1.5", "2.1")}
+    assert titles == {
+        "1.1": "Definition of Penalties",
+        "1.3": "Randomizing a Library",
+        "1.4": "Backing Up",
+        "1.5": "Sets",
+        "2.1": "Game Play Error — Missed Trigger",
+    }
+
+
+def test_the_pdf_footer_of_trademarks_is_no_text(mtr, ipg):
+    for edition in (mtr, ipg):
+        for r in edition.rules:
+            assert "All trademarks are property" not in r.text and "©" not in r.text, r.number
+    assert _entries(mtr)["F"].text.split("\n")[-1] == "World Championship | Professional"
+
+
+def test_a_heading_run_into_a_text_that_names_it(mtr):
+    lines = _entries(mtr)["C"].text.split("\n")
+    assert lines[:2] == [
+        "Match Points",
+        (
+            "Players earn 3 match points for each match win, 0 points for each match loss and 1 "
+            "match point for each match ending in a draw. Players receiving byes are considered "
+            "to have won the match."
+        ),
+    ]
+    # not a sentence whose subject starts with "The": MTR 2.1
+    assert not any(n.startswith("MTR 2.1: split the heading") for n in mtr.notes)
 
 
 def test_text_is_clean(mtr, ipg):
@@ -439,7 +495,7 @@ def test_examples_in_one_string_are_split_at_their_letters():
         raw["infractions"][1]["examples"] = " ".join(listed)
         _write(folder / "ipg_section_2.json", raw)
         [edition] = tournament_json.read(folder)
-    assert _entries(edition)["2.2"].examples == tuple(listed)
+    assert _entries(edition)["2.2"].examples == tuple(e.split(". ", 1)[1] for e in listed)
     assert "IPG 2.2: split its examples at their letters (A., B., ...)" in edition.notes
 
 

@@ -565,6 +565,12 @@ class Library:
         "CR 702.19b", "JAR extra cards"): then the newest edition of that document."""
         document, rest = documents.split(number)
         info = None
+        named = _ALIAS.match(edition.strip().lower()) if edition else None
+        if named and named["alias"] in ("latest", "newest", "current", "previous"):
+            prefix = named["prefix"] or ""
+            of = next((p for p in prefix.split("-") if p in documents.DOCUMENTS), None)
+            if of not in (None, "cr") or document not in (None, "cr"):
+                return self._entry_aliased(number, named["alias"], prefix, lang)
         if document not in (None, "cr") or (edition and document is None):
             info = self.edition(edition, lang=lang, document=document or "cr")
             if document and info.document != document:
@@ -616,6 +622,33 @@ class Library:
                 self.nearest(found_in, wanted),
             )
         return found_in, found
+
+    def _entry_aliased(self, number: str, alias: str, prefix: str, lang: str | None):
+        """An entry of the MTR, IPG or JAR by alias, as `latest` and `previous` mean for an
+        entry (docs: Editions): latest is the newest edition that has its text, a partial one
+        too (the annotated MTR), as with no edition; previous, the newest complete edition
+        before that one."""
+        langs = [p for p in prefix.split("-") if p and p not in documents.DOCUMENTS]
+        lang = langs[0] if langs else lang
+        if prefix and not documents.split(number)[0]:
+            of = next(p for p in prefix.split("-") if p in documents.DOCUMENTS)
+            number = documents.label(of, number)
+        latest, entry = self.entry(number, None, lang)
+        if alias != "previous":
+            return latest, entry
+        info = self.edition(latest)
+        before = [
+            e
+            for e in self.editions(info.document)
+            if e.lang == info.lang and not e.partial and e.date < info.date
+        ]
+        if not before:
+            name = f"{documents.PREFIX[info.document]}, {info.lang}"
+            raise NotFound(
+                _("no edition ({name}) before {edition}").format(edition=latest, name=name),
+                [latest],
+            )
+        return before[-1].id, self._document_entry(before[-1].id, documents.split(number)[1])
 
     def _document_entry(self, edition: str, text: str) -> Rule:
         """A tournament document's entry by its number ("2.1", "C", "appendix C"), or by its id

@@ -30,7 +30,18 @@ below, and recorded in the edition's notes:
   a paragraph that ends without punctuation is joined to a next that starts in lower case.
 - A heading run into its own text, which repeats it: "Warning Warnings are used…", "Match Loss
   A Match Loss is…", "Regular Regular tournaments…": the run-in heading starts a line of its
-  own, as the PDF prints it ("Game Loss" is one already).
+  own, as the PDF prints it ("Game Loss" is one already); so does a heading run into a text
+  that names it, in lower case, in its first sentence ("Match Points Players earn 3 match
+  points…", MTR appendix C; not "The Tournament Organizer…").
+- The paragraphs after a list run into its last item where that item ends its field (the
+  IPG's fields have no blank lines: "…the visible game state. Once any of the above
+  obligations…", IPG 2.1): the item keeps its first sentence and those that go on speaking of
+  it ("They…", "These cards…" after "Double-faced cards…"); the rest is one paragraph after it
+  (its own paragraph breaks are lost). An item before a blank line is left whole (the MTR's
+  hold two sentences as often as a run-in paragraph).
+- A title in capitals ("DEFINITION OF PENALTIES", IPG 1.x) reads as the headings print it
+  ("Definition of Penalties"). The PDF's footer of trademarks and copyrights at a field's end
+  ("All trademarks are property of…", "©2025…", MTR appendix F, IPG appendix B) is dropped.
 - A heading fused onto the end of the paragraph or list item before it: "…rules-documents.
   Professional" + "Professional level tournaments…" and "• Modern Eternal Constructed Formats"
   (the item "Modern", then the heading "Eternal Constructed Formats", known as a heading
@@ -52,9 +63,8 @@ parser joins a table's cells), by their closed vocabulary: the IPG's Penalty Qui
 (appendix A: its entries' titles and categories, and the penalties) and the MTR's chart of the
 Rules Enforcement Level of programs (appendix F: the levels). Not repaired (no pattern tells
 them apart): MTR appendix E's table of rounds (cells wrapped across each other), lists whose
-two PDF columns interleave (MTR 6.4, 6.6, 6.7),
-sentences run into a list item without a full stop, and run-in headings that are not
-repeated ("Match Points Players earn 3 match points…").
+two PDF columns interleave (MTR 6.4, 6.6, 6.7), and
+sentences run into a list item without a full stop.
 
 Contract: `read` gets the folder (FOLDER = True; `sniff_folder` is True for a folder holding
 mtr_index.json or ipg_index.json, `sniff` is False for any file) and returns ONE edition
@@ -64,8 +74,8 @@ the section files' when the index states none). Its entries, in document order, 
 ""), its entries ("3.1", kind "rule", title "Tiebreakers", text in paragraphs joined with
 "\\n", list items as lines starting "• "), and appendices ("C", kind "appendix", title
 "Tiebreaker Explanation"). An IPG entry's text is its definition; its examples are
-`examples` (one string each, "A. …"; an examples field that is one string is split at its
-"A.", "B.", … markers); its other fields are `parts` in the order penalty, philosophy,
+`examples` (one string each, without its letter: "A." is the list's marker; an examples field
+that is one string is split at its "A.", "B.", … markers); its other fields are `parts` in the order penalty, philosophy,
 additional remedy, upgrade, downgrade, then any other field the JSON has (lower case, "_" as
 a space). `refs` stay empty (crlookup.core.documents links them). Each entry's source is its
 section file and the line of its "number" key. Text is kept as published otherwise
@@ -541,7 +551,7 @@ class _Reader:
         if not appendix and number.split(".")[0] != section:
             self.notes.append(f"{file.name}: entry {number} stands in section {section}")
         label = f"{self.spec.prefix} {number}"
-        title = " ".join(_text(file.name, line, "title", item.get("title")).split())
+        title = _as_printed(" ".join(_text(file.name, line, "title", item.get("title")).split()))
         if appendix:
             title = title or appendix[1]
         main = next((k for k in TEXT_KEYS if k in item), None)
@@ -625,7 +635,26 @@ class _Reader:
         else:
             raise SourceError(file.name, line, '"examples": a list of texts', _shown(value))
         out = (self.clean.text(p, f"{label} example") for p in pieces)
-        return tuple(e for e in out if e)
+        return tuple(_MARKER.sub("", e, count=1) for e in out if e)
+
+
+_MARKER = re.compile(r"^[A-Z]\.\s+")  # an example's letter: the list's marker, not its text
+
+
+_SMALL_WORDS = frozenset(
+    ("a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to")
+)
+
+
+def _as_printed(title: str) -> str:
+    """A title the conversion kept in capitals ("DEFINITION OF PENALTIES", IPG 1.1) as the
+    document's headings print it: "Definition of Penalties"."""
+    if not title.isupper():
+        return title
+    words = title.casefold().split(" ")
+    return " ".join(
+        w if k and w in _SMALL_WORDS else w[:1].upper() + w[1:] for k, w in enumerate(words)
+    )
 
 
 def _split_examples(text: str) -> list[str]:
@@ -680,6 +709,22 @@ _HEADING = re.compile(rf"{_WORD}(?: {_WORD}){{1,4}}")  # "Constructed Formats"
 # "Warning Warnings are used", "Match Loss A Match Loss is": a heading run into its text
 # (a sentence follows the repeat: not "Unsporting Conduct Unsporting Conduct — Minor", a table)
 _RUN_IN = re.compile(rf"^({_WORD}(?: {_WORD}){{0,3}}) (?:(?:A|An|The) )?\1[\w’'-]* [a-z]")
+# "Match Points Players earn 3 match points…": a heading run into a text that names it later
+# (lower case: in its first sentence), not repeated at once
+_RUN_IN_NAMED = re.compile(
+    rf"^(?!(?:The|A|An) )({_WORD}(?: {_WORD}){{1,3}}) ((?:A|An|The|[A-Z][a-z]+) [a-z][^.]*)"
+)
+# a sentence's end inside a line: ". " before a capital or an opening quote
+_SENTENCE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][”\"’)]))\s+(?=[A-Z“\"])")
+# a sentence that goes on speaking of the one before: a pronoun ("They must", "These will"),
+# or "These cards" (the noun: the item's own, or a paragraph's start, "These criteria…")
+_BACK_REFERENCE = re.compile(
+    r"^(?:(?:They|It|Its|Their|He|She)\b"
+    r"|(?:This|These|That|Those|Such) (?!(?:is|are|was|were|will|must|may|can|do|does|has|have)\b)(\w+)"
+    r"|(?:This|These|That|Those)\b)"
+)
+# the PDF's footer: "All trademarks are property of…", "©2025 Wizards…"
+_LEGAL = re.compile(r"©|^All trademarks are property of\b")
 # "...rules-documents. Professional": a heading at the end of the paragraph before its own
 # (after a full stop: not "(Competitive recommended) World Championship Professional", a table)
 _TRAILING = re.compile(rf"^(.*?[.!?][”\"’)]?)\s+({_WORD}(?: {_WORD}){{0,3}})$")
@@ -724,8 +769,10 @@ class _Cleaner:
             if i + 1 < len(blocks):
                 block = self.trailing(block, label)
                 block = self.fused(block, headings, label)
-            out.append(self.list_intros(block, label))
-        return "\n".join(self.inline([line for block in out for line in block], label))
+            block = self.list_intros(block, label)
+            out.append(self.folded(block, label) if i + 1 == len(blocks) else block)
+        lines = self.legal(self.inline([line for block in out for line in block], label), label)
+        return "\n".join(lines)
 
     def lines(self, block: str) -> list[str]:
         """The block's lines with the PDF's wraps joined; list items start with "• "."""
@@ -769,8 +816,8 @@ class _Cleaner:
 
     def run_in(self, block: list[str], label: str) -> list[str]:
         first = block[0]
-        m = _RUN_IN.match(first) if not _ITEM.match(first) else None
-        if m is None:
+        m = _RUN_IN.match(first) or _RUN_IN_NAMED.match(first) if not _ITEM.match(first) else None
+        if m is None or (m.re is _RUN_IN_NAMED and m.group(1).casefold() not in m.group(2)):
             return block
         heading = m.group(1)
         rest = first[len(heading) :].lstrip()
@@ -822,6 +869,45 @@ class _Cleaner:
             else:
                 out.append(line)
         return out
+
+    def folded(self, block: list[str], label: str) -> list[str]:
+        """A list's item that ends its field holds the paragraphs after it (the conversion
+        joined every line up to the next item or the field's end, where the IPG's fields have
+        no blank lines; an item before a blank line is kept whole: the MTR's can hold two
+        sentences, "Each untapped permanent… Players are permitted…"): the item ends with its first
+        sentence and the sentences that go on speaking of it ("They must…", "These cards…"
+        after "Double-faced cards…"); what follows is a paragraph (one: nothing tells its own
+        paragraphs apart)."""
+        last = block[-1]
+        if not last.startswith("• "):
+            return block
+        sentences = _SENTENCE.split(last)
+        item = sentences[0]
+        for at, sentence in enumerate(sentences[1:], 1):
+            m = _BACK_REFERENCE.match(sentence)
+            noun = m and (m.group(1) or "").rstrip("s").casefold()
+            if m and (not m.group(1) or noun in item.casefold()):
+                item += " " + sentence
+                continue
+            rest = " ".join(sentences[at:])
+            self.notes.append(
+                f"{label}: the paragraph after a list ran into its last item ('…{item[-30:]}' + "
+                f"'{rest[:30]}…'): it starts a line of its own"
+            )
+            return [*block[:-1], item, rest]
+        return block
+
+    def legal(self, lines: list[str], label: str) -> list[str]:
+        """The PDF's footer of trademarks and copyrights at a field's end: not the text."""
+        keep = len(lines)
+        while keep and _LEGAL.search(lines[keep - 1]):
+            keep -= 1
+        if keep < len(lines):
+            self.notes.append(
+                f"{label}: dropped {len(lines) - keep} lines of the PDF's footer of trademarks "
+                f"('{lines[keep][:40]}…')"
+            )
+        return lines[:keep]
 
     def inline(self, lines: list[str], label: str) -> list[str]:
         """Puts back a URL's space and joins words hyphenated at a line end."""

@@ -49,7 +49,7 @@ rules are, in document order: a section `Rule(number="2", kind="section", title=
 Errors", text=<its introduction>)`, an entry `Rule(number="2.1", kind="rule", title="Game Play
 Error — Missed Trigger", text=…)`, an appendix `Rule(number="A", kind="appendix", title="Penalty
 Quick Reference")`. An IPG infraction's `text` is its Definition, `examples` its lettered
-examples ("A. …") and `parts` ("penalty", "No Penalty"), then "philosophy", "additional remedy",
+examples (their letters "A.", "B.", the list's markers, left out) and `parts` ("penalty", "No Penalty"), then "philosophy", "additional remedy",
 "upgrade" (several Upgrade paragraphs joined, without their label) and any other sub-heading or
 label ("downgrade"), lower-case, each left out when missing; section 1's entries (General
 Philosophy) and every MTR entry have text only. Text is paragraphs joined with "\\n", bullets as
@@ -107,7 +107,7 @@ _LEADERS = re.compile(r"^(.*?\S)\s*(?:\.\s?){4,}\s*(\d+)$")  # "2.1. Missed Trig
 _CONTENTS = re.compile(r"^(?:table of )?contents$", re.I)
 _BULLETS = "•●▪◦\uf0b7"
 _LABEL = re.compile(r"^(?:[" + _BULLETS + r"]|[A-Z]\.|\d{1,2}\.|[a-z]\)|\([a-z0-9]{1,3}\))\s")
-_EXAMPLE = re.compile(r"^[A-Z]\.\s")
+_EXAMPLE = re.compile(r"^[A-Z]\.\s+")
 # "Upgrade: …", "Downgrade: …": a paragraph that starts with a bold label
 _PART_LABEL = re.compile(r"^([A-Z][a-z]+(?: [A-Z][a-z]+)?):\s*(.*)$", re.S)
 _SUBHEADING = re.compile(r"^[A-Z][A-Za-z]*(?: [A-Za-z]+){0,3}$")
@@ -747,7 +747,7 @@ def _entry(
             buckets.setdefault(current, []).append(label.group(2))
         elif current == "examples":
             if _EXAMPLE.match(para.text) or not examples:
-                examples.append(para.text)
+                examples.append(_EXAMPLE.sub("", para.text, count=1))
             else:
                 examples[-1] += "\n" + para.text
         else:
