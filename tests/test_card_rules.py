@@ -4,6 +4,7 @@ words, layouts, types, terms and symbols, each linked to the rule of the edition
 from __future__ import annotations
 
 import pytest
+from conftest import run
 
 from crlookup.features import card_rules
 
@@ -201,3 +202,29 @@ def test_every_faces_rulings(library):
     assert card_rules.lookup(library.reader, "Bonecrusher Giant").to_dict()["rulings"] == []
     ambiguous = card_rules.lookup(library.reader, "Teferi")
     assert ambiguous.card is None and ambiguous.to_dict()["rulings"] == []
+
+
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        # a rule behind it that the CR of October 2018 did not have: its layout's, a keyword's,
+        # a type's
+        ("Bonecrusher Giant", "this card is newer: “Adventurer Card” came into the rules"),
+        ("Gemrazer", "this card is newer: “Mutate” came into the rules"),
+        ("Invasion of Zendikar", "this card is newer: “Battle” came into the rules"),
+        # nothing tells: the card data has no printings
+        ("Grizzly Bears", "crlookup cannot tell when this card was first printed"),
+    ],
+)
+def test_no_rulings_in_the_data_is_not_none(library, name, why):
+    """A card without rulings in the data (which stops in October 2018) was shown as having
+    none ("Rulings … none", "No official rulings.", rulings_unavailable null): each face says
+    why now (issue 55)."""
+    found = card_rules.lookup(library.reader, name).to_dict()
+    assert found["rulings"] == [] and found["rulings_unavailable"].startswith(
+        "no rulings in crlookup's data (it stops in October 2018; "
+    )
+    assert why in found["rulings_unavailable"]
+    shown = run("card", name).output
+    assert found["rulings_unavailable"] in " ".join(shown.split())
+    assert "\n  none\n" not in shown

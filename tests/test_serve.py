@@ -131,6 +131,17 @@ def test_latest_and_previous_of_an_mtr_entry_on_the_page(server):
         assert status == 200 and edition in page.decode(), alias
 
 
+def test_a_card_without_rulings_in_the_data_says_why_on_the_page(server):
+    """It said "No official rulings." for a card newer than the rulings (issue 55)."""
+    import html
+
+    status, page, _ = server.get("/card/Bonecrusher%20Giant")
+    _status, data, _ = server.get("/v1/card?name=Bonecrusher%20Giant")
+    why = json.loads(data)["rulings_unavailable"]
+    assert status == 200 and why and why in html.unescape(page.decode())
+    assert "No official rulings." not in page.decode()
+
+
 def test_a_range_of_words_is_searched_as_words_not_a_500(server):
     """ "[a TO z]" was a 500 (issue 47: whoosh's range, with no text): read as words now."""
     for query in ("%5Ba%20TO%20z%5D", "x%3A%5B0%20TO%209%5D", "%7Ba%20TO%7D"):

@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 
-from crlookup.core.errors import NotFound
+from crlookup.core.errors import EditionsPending, NotFound
 from crlookup.core.i18n import _
 from crlookup.core.model import Card, GlossaryEntry, fold
 from crlookup.core.words import NOUN_CUES, VERB_CUES, bases
@@ -361,7 +362,8 @@ class CardLookup:
     """A card as `crlookup card` shows it: how its name was found (`found`: the card, or the
     candidates that fit as well) and, for one card, the rules of `edition` behind it and its
     rulings, newest first (None, with why in `rulings_unavailable`, when the library has
-    none: its rulings file was missing or damaged)."""
+    none: its rulings file was missing or damaged; empty, with why in `rulings_unavailable`,
+    when the card has none in the data, which stops in October 2018: `no_rulings`)."""
 
     found: Found
     edition: str | None
@@ -399,13 +401,45 @@ def lookup(
         return CardLookup(found, None, ())
     edition = lib.edition(edition, lang=lang).id
     unavailable = lib.cards().rulings_unavailable
-    return CardLookup(
-        found,
-        edition,
-        tuple(links(lib, edition, found.card)),
-        None if unavailable else rulings(lib, found.card),
-        unavailable,
+    behind = tuple(links(lib, edition, found.card))
+    given = None if unavailable else rulings(lib, found.card)
+    if given == ():
+        unavailable = no_rulings(lib, behind)
+    return CardLookup(found, edition, behind, given, unavailable)
+
+
+def no_rulings(lib: Library, behind: tuple[Link, ...]) -> str:
+    """Why a card has no rulings in the library, which is not that it has none: the rulings
+    stop in October 2018. The card is newer when a rule behind it (its layout's, a type's, by
+    their glossary terms; a keyword's, by its name) was not in the Comprehensive Rules in force then
+    (Bonecrusher Giant's "Adventurer Card"); the card data has no printings, so otherwise
+    crlookup cannot tell."""
+    from babel.dates import format_date
+
+    from crlookup.core.i18n import language
+
+    until = lib.cards().rulings_until() or ""
+    try:
+        day = date.fromisoformat(until)
+        then = lib.edition(until).id
+    except (ValueError, NotFound, EditionsPending):
+        then = None
+    when = format_date(day, "LLLL y", locale=language()) if then else until
+    named = (
+        link.glossary or (link.title if link.kind == "keyword" else "")
+        for link in behind
+        if link.kind in ("layout", "keyword", "type")
     )
+    newer = next((n for n in named if then and n and not any(lib.named(then, fold(n)))), None)
+    if newer:
+        return _(
+            "no rulings in crlookup's data (it stops in {when}; this card is newer: "
+            "“{term}” came into the rules after that)"
+        ).format(when=when, term=newer)
+    return _(
+        "no rulings in crlookup's data (it stops in {when}; crlookup cannot tell when this "
+        "card was first printed: a card printed since has rulings it lacks)"
+    ).format(when=when)
 
 
 def rulings(lib: Library, card: Card) -> tuple[CardRuling, ...]:

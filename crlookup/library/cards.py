@@ -203,6 +203,11 @@ class Cards:
             return _("this library was built without a rulings file")
         return status.get("error")
 
+    def rulings_until(self) -> str | None:
+        """The date of the newest ruling the library has ("2018-10-05"), None for none."""
+        row = self.db.execute("SELECT max(date) FROM rulings").fetchone()
+        return row[0] if row and row[0] else None
+
     def rulings(self, card: Card) -> list[Ruling]:
         """The card's rulings (every face's), newest first; for two of one date, in the order
         of the rulings file."""

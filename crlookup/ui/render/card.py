@@ -93,6 +93,8 @@ class CardView:
             ),
         )
         lines = hanging(head, 0, width)
+        if self.rulings_unavailable and self.rulings is not None:  # none in the data: why
+            return lines + hanging(Text(self.rulings_unavailable, STYLES["muted"]), 2, width)
         if self.rulings_unavailable:
             return lines + hanging(
                 Text(
