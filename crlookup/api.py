@@ -663,12 +663,15 @@ class Library:
         cards: bool = False,
         rulings: bool = False,
         or_card: bool = False,
+        list_editions: bool = False,
     ) -> Search | CardResults | CardLookup:
         """Rules, examples and glossary entries for `query`, ranked (`crlookup search`); with
         `parallel`, each hit's counterpart in that language; `document` another document's
         entries ("mtr", "ipg", "jar") or every document's ("all"). With `cards`, the cards'
         names, type lines and Oracle text instead (and their rulings, with `rulings`). With
-        `or_card` (`crlookup <words>`): the card the words name, if no hit has them all."""
+        `or_card` (`crlookup <words>`): the card the words name, if no hit has them all. With
+        `list_editions`, each hit's JSON lists every edition it reads so in (else the first,
+        the last and the count)."""
         from crlookup.core.model import detect_lang
         from crlookup.features import search
 
@@ -714,6 +717,10 @@ class Library:
             found = dataclasses.replace(found, parallel=parallel, counterparts=twins)
         if or_card and self._card_instead(found, query):  # no hit has every word: a card?
             return self.card(query)
+        if list_editions:
+            import dataclasses
+
+            found = dataclasses.replace(found, list_editions=True)
         return found
 
     @_healing

@@ -1119,7 +1119,8 @@ def test_card_faces_and_what_the_data_lacks():
     assert "  layout  adventure   715" in out
     assert (
         "Rulings  (Gatherer, to October 2018; an older ruling may predate a rules change)\n"
-        "  none\n"  # printed in 2019: after the rulings end
+        "  no rulings in crlookup's data (it stops in October 2018; this card is newer: "
+        "“Adventurer Card” came into the rules after that)\n"  # printed in 2019 (issue 55)
     ) in out
     theft = run("card", "Petty Theft").output
     assert "Petty Theft  {1}{U}\nInstant — Adventure\n  Return target nonland permanent" in theft
@@ -1585,9 +1586,35 @@ def test_cite():
     assert ru.endswith("\nCR 702.19b (ru, January 25, 2019)\n")  # a translation: no page
     ipg = run("rule", "IPG 2.1", "--cite", "--edition", "previous").output
     assert ipg.endswith("\nIPG 2.1 (April 17, 2020)\nhttps://wpn.wizards.com/en/rules-documents\n")
-    data = json.loads(run("rule", "702.19b", "--cite", "--json").output)["citation"]
-    assert data["text"] == "CR 702.19b (2026-08-07)" and data["url"].startswith("https://")
-    assert "citation" not in json.loads(run("rule", "702.19b", "--json").output)
+    # the JSON of every entry cites it, as --cite prints it (issue 55)
+    data = json.loads(run("rule", "702.19b", "--json").output)
+    assert data["citation"] == "CR 702.19b (August 7, 2026)"
+    assert data["url"] == "https://magic.wizards.com/en/rules"
+    assert data["page"] == "/rule/702.19b?edition=en-2026-08-07"
+    assert json.loads(run("rule", "702.19b", "--cite", "--json").output) == data
+
+
+def test_the_json_of_an_entry_is_what_a_bot_needs():
+    """A subrule's JSON had "title": "" (the text's header says "Trample"), no citation and no
+    address; a search's hit listed every edition its text is in (101 ids a hit): issue 55."""
+    sub = json.loads(run("rule", "702.19b", "--json").output)
+    assert sub["title"] == "Trample"
+    rule = json.loads(run("rule", "702.19", "--json").output)
+    assert {c["title"] for c in rule["children"]} == {"Trample"}
+    assert [c["citation"] for c in rule["children"]][:2] == [
+        "CR 702.19a (August 7, 2026)", "CR 702.19b (August 7, 2026)"]  # fmt: skip
+    ipg = json.loads(run("rule", "IPG 2.1", "--edition", "previous", "--json").output)
+    assert ipg["citation"] == "IPG 2.1 (April 17, 2020)"
+    assert ipg["url"] == "https://wpn.wizards.com/en/rules-documents"
+    assert ipg["page"] == "/rule/IPG%202.1?edition=ipg-2020-04-17"
+    ru = json.loads(run("rule", "702.19b", "--lang", "ru", "--json").output)
+    assert ru["citation"] == "CR 702.19b (ru, January 25, 2019)" and ru["url"] is None
+    hits = json.loads(run("search", "trample", "--json").output)["hits"]
+    first = hits[0]["editions"]
+    assert set(first) == {"first", "last", "count"} and first["count"] > 50
+    listed = json.loads(run("search", "trample", "--json", "--list-editions").output)["hits"]
+    assert len(listed[0]["editions"]) == first["count"]
+    assert (listed[0]["editions"][0], listed[0]["editions"][-1]) == (first["first"], first["last"])
 
 
 def test_refs_name_the_subrule_cited():

@@ -85,7 +85,7 @@ def text_of(page: str) -> str:
 def rule_expected(d: dict) -> tuple[set[str], set[str]]:
     links = {f"/rule/{c['number']}" for c in d["children"]}
     links |= {f"/rule/{n}" for n in d["cited_by"] if not n.startswith("glossary:")}
-    words = {d["text"][:60], d["citation"]["label"]} | {c["number"] for c in d["children"]}
+    words = {d["text"][:60], d["citation"].split(" (")[0]} | {c["number"] for c in d["children"]}
     return links, words
 
 

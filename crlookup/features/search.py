@@ -31,6 +31,7 @@ class Search:
     widened: str | None = None  # the edition that had nothing, when older ones were searched
     parallel: str | None = None
     counterparts: dict = field(default_factory=dict)
+    list_editions: bool = False  # each hit's JSON lists its editions (else first, last, count)
 
     @property
     def hits(self) -> list[Hit]:
@@ -49,7 +50,11 @@ class Search:
                 {
                     "document": document_of(h.edition),
                     "edition": h.edition,
-                    "editions": list(h.editions),
+                    "editions": list(h.editions)
+                    if self.list_editions
+                    else {"first": h.editions[0], "last": h.editions[-1], "count": len(h.editions)}
+                    if h.editions
+                    else {"first": None, "last": None, "count": 0},
                     "number": h.number or None,
                     "kind": h.kind,
                     "title": h.title,

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import sqlite3
+import urllib.parse
 from collections.abc import Iterator
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple
@@ -92,6 +93,13 @@ class EditionInfo(NamedTuple):
         if not self.official:
             return None
         return OFFICIAL_PAGES.get(self.document)
+
+    @property
+    def published(self) -> str | None:
+        """Where Wizards publishes the document of this edition: `url`, or for an English
+        conversion of their file (the MTR's JSON) the document's page; None for a translation,
+        which is not theirs."""
+        return self.url or (OFFICIAL_PAGES.get(self.document) if self.lang == "en" else None)
 
     @property
     def provenance(self) -> str:
@@ -185,17 +193,20 @@ class RuleLookup(NamedTuple):
     document: str = "cr"
     citation: Citation | None = None  # how to cite it, when asked for (rule --cite)
     annotations: bool = False  # the judges' commentary is shown (rule --annotations)
+    info: EditionInfo | None = None  # its edition's (the citation of each entry)
+    rule_title: str = ""  # a subrule's rule's title ("Trample" for 702.19b)
 
     def to_dict(self) -> dict:
-        """The JSON of `crlookup rule`; with `annotations`, the judges' commentary beside
-        each entry that has some (the annotated MTR); with `citation`, how to cite it."""
-        data = {"document": self.document, **self.rule.to_dict(self.edition)}
-        data["children"] = [r.to_dict(self.edition) for r in self.below]
+        """The JSON of `crlookup rule`: each entry with its `citation` ("CR 702.19b (August
+        7, 2026)"), `url` (where Wizards publishes the edition, or null) and `page` (its path
+        under `crlookup serve`), a subrule with its rule's title; with `annotations`, the
+        judges' commentary beside each entry that has some (the annotated MTR)."""
+        data = {"document": self.document, **self.entry(self.rule, self.rule_title)}
+        title = self.rule.title or self.rule_title
+        data["children"] = [self.entry(r, title if r.kind == "subrule" else "") for r in self.below]
         data["cited_by"] = list(self.cited_by)
         if self.twins:
-            data["twins"] = [r.to_dict(self.edition) for r in self.twins]
-        if self.citation is not None:
-            data["citation"] = self.citation.to_dict()
+            data["twins"] = [self.entry(r, self.rule_title) for r in self.twins]
         if self.annotations:
             data["annotations"] = list(self.rule.annotations)
             data["annotations_are"] = (  # the annotators' words, not Wizards'
@@ -204,6 +215,31 @@ class RuleLookup(NamedTuple):
             for child, r in zip(data["children"], self.below):
                 child["annotations"] = list(r.annotations)
         return data
+
+    def entry(self, rule: Rule, rule_title: str = "") -> dict:
+        """An entry's JSON, cited: its title (a subrule's: its rule's), citation, url, page."""
+        data = rule.to_dict(self.edition)
+        data["title"] = data["title"] or rule_title
+        if self.info is not None:
+            label = documents.label(self.document, rule.number)
+            data["citation"] = english_citation(label, self.info.lang, self.info.date)
+            data["url"] = self.info.published
+            data["page"] = (
+                "/rule/" + urllib.parse.quote(label if self.document != "cr" else rule.number)
+                + "?edition=" + urllib.parse.quote(self.edition)
+            )  # fmt: skip
+        return data
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")  # fmt: skip
+
+
+def english_citation(label: str, lang: str, day: date) -> str:
+    """ "CR 702.19b (August 7, 2026)", "CR 702.19b (ru, January 25, 2019)": as `rule --cite`
+    prints it in English (babel's long date, without importing babel for `rule --json`)."""
+    when = f"{_MONTHS[day.month - 1]} {day.day}, {day.year}"
+    return f"{label} ({when if lang == 'en' else f'{lang}, {when}'})"
 
 
 class Citation(NamedTuple):
@@ -683,6 +719,10 @@ class Library:
         else:
             below = self.subtree(found_in, rule.number)
         info = self.edition(found_in)
+        title = ""
+        if rule.kind == "subrule":
+            parent = self.get(found_in, numbers.rule_of(rule.number))
+            title = parent.title if parent else ""
         return RuleLookup(
             found_in,
             rule,
@@ -690,13 +730,15 @@ class Library:
             tuple(self.cited_by(found_in, rule.number) + self.cited_elsewhere(info, rule.number)),
             tuple(self.twins(found_in, rule.number)[1:]),
             info.document,
+            info=info,
+            rule_title=title,
         )
 
     def citation(self, edition: str, number: str) -> Citation:
         """How to cite entry `number` of `edition` ("CR 702.19b", its date, the official page)."""
         info = self.edition(edition)
         label = documents.label(info.document, number)
-        return Citation(label, info.id, info.lang, info.date, info.url)
+        return Citation(label, info.id, info.lang, info.date, info.published)
 
     def cited_elsewhere(self, info: EditionInfo, number: str) -> list[str]:
         """The entries of the other documents (the newest edition of each) that cite this

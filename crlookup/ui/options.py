@@ -137,6 +137,15 @@ SEARCH = _options(
         help=N_("Add each hit's counterpart in language L."),
     ),
     click.option(
+        "--list-editions",
+        "list_editions",
+        is_flag=True,
+        help=N_(
+            "With --json: list every edition each hit reads so in (not only the first, "
+            "the last and the count)."
+        ),
+    ),
+    click.option(
         "--cards",
         "cards",
         is_flag=True,
