@@ -169,6 +169,26 @@ def test_search_mulligan_then_esc_q_quits(library):
     assert app.return_code == 0
 
 
+def test_slash_as_the_docs_say_it_with_the_box_focused_at_start(library):
+    """Without a query the box has focus: `/` typed a "/", and "/702.19" found nothing (issue
+    55). In an empty box it types nothing now; after text it is a "/" ("Fire // Ice")."""
+
+    async def steps(pilot):
+        app = pilot.app
+        box = app.query_one("#search", Input)
+        assert app.focused is box
+        await pilot.press("slash", *"702.19", "enter")
+        await pilot.pause()
+        assert box.value == "702.19" and app.place == Place("rule", NEWEST, "702.19")
+        await pilot.press("slash")
+        assert app.focused is box
+        box.value = ""
+        await pilot.press(*"fire", "space", "slash", "slash")
+        assert box.value == "fire //"
+
+    drive(library, "", steps)
+
+
 def test_esc_leaves_the_search_box_so_q_quits(library):
     async def steps(pilot):
         app = pilot.app
@@ -195,7 +215,7 @@ def test_esc_leaves_the_search_box_so_q_quits(library):
 def test_follow_links_back_and_forward(library):
     async def steps(pilot):
         app = pilot.app
-        await pilot.press("down", "enter")  # the first link: → 506.4c
+        await pilot.press("enter")  # the first link, the cursor on it at once: → 506.4c
         await pilot.pause()
         assert app.place == Place("rule", NEWEST, "506.4c")
         assert "506.4c " in screen(app)

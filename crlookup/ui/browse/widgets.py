@@ -18,7 +18,7 @@ import asyncio
 from typing import TYPE_CHECKING, NamedTuple
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.reactive import var
@@ -66,6 +66,16 @@ class SearchBox(Input):
         def __init__(self, text: str, submitted: bool):
             super().__init__()
             self.text, self.submitted = text, submitted
+
+    async def _on_key(self, event: events.Key) -> None:
+        """`/` focuses the box (the app's key); in the box, empty, it is that key again and
+        types nothing, so "/702.19" finds 702.19 (the box has focus at start); after text it
+        is a "/" ("Fire // Ice")."""
+        if event.key == "slash" and not self.value:
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
 
     def show(self, text: str) -> None:
         """Put `text` in the box without it counting as typed."""
@@ -294,6 +304,8 @@ class LinksList(OptionList):
     def watch_links(self, links: tuple[Option, ...]) -> None:
         self.clear_options()
         self.add_options(distinct(links))
+        if self.option_count:  # Enter follows the first link at once (it did nothing before
+            self.highlighted = 0  # the cursor moved)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
