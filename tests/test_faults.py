@@ -581,6 +581,46 @@ def test_a_build_killed_at_any_step_leaves_the_old_library_or_the_new(home, step
     assert left == [now.name] or (step == "switched" and left == sorted([now.name, old.name]))
 
 
+READER = """
+import sys
+from crlookup.builder import pipeline
+lib = pipeline.open_library(sys.argv[1])
+print(lib.path, flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_older_library_goes_as_soon_as_no_process_reads_it(home):
+    """A rebuild kept the library before it for ten minutes (STALE), read or not: 258 MB
+    after first use (issue 55). It goes at the switch when no process reads it, and at the
+    next command once the last process that read it is gone."""
+
+    def rebuild():  # (in a process of its own: a build reads the library it replaces)
+        code = f"from crlookup.builder import pipeline; pipeline.build({str(home)!r}, fresh=True)"
+        subprocess.run([sys.executable, "-c", code], check=True)
+
+    first = library(home)
+    rebuild()  # no process reads the first: gone at the switch
+    second = library(home)
+    assert second != first and not first.exists()
+    reader = subprocess.Popen(
+        [sys.executable, "-c", READER, str(home)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert reader.stdout is not None and reader.stdout.readline().decode().strip() == str(second)
+    rebuild()  # read by that process: kept
+    third = library(home)
+    assert second.exists() and third != second
+    command = [sys.executable, "-c", "from crlookup.ui.cli import main; main()", "rule", "702.2"]
+    environ = {**os.environ, "CRLOOKUP_HOME": str(home)}
+    done = subprocess.run(command, env=environ, capture_output=True, check=False)
+    assert done.returncode == 0 and second.exists(), done.stderr  # (still read)
+    reader.communicate(b"")
+    done = subprocess.run(command, env=environ, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not second.exists() and third.exists()
+    assert sorted(p.name for p in home.iterdir() if p.name.startswith("library-")) == [third.name]
+
+
 def test_an_ingest_killed_while_building_is_finished_by_the_next_command(home):
     old_name = library(home).name
     process = paused(home, "building the index", 60, "ingest", str(OLD))
@@ -661,7 +701,8 @@ def test_a_second_rebuild_waits_for_the_first_with_progress_and_has_nothing_left
         f"another rebuild, under way when this one began, made {made}: nothing left to do\n"
     )
     assert not (home / build.BUILDING).exists()
-    assert {p.name for p in home.glob("library-*")} == {old.name, made.name}  # (none of its own)
+    # none of its own (the old one goes at the switch where no process reads it: issue 55)
+    assert made.name in {p.name for p in home.glob("library-*")} <= {old.name, made.name}
 
 
 # --------------------------------------------------------------------------- hostile input

@@ -105,7 +105,7 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
     """
     root = root or default_home()
     files = manifest.source_files(root)
-    path = home.current(root)
+    path = home.reading(root)
     if path is not None:
         db = _connect(path)
         try:
@@ -138,6 +138,7 @@ def open_library(root: str | None = None, progress: Progress | None = None) -> L
         lib = Library(old, _connect(old))
         lib.stale = str(e)
         return lib
+    path = home.reading(root) or path  # (held as read, as the one it replaced was)
     lib = Library(path, _connect(path))
     if lib.pending:
         _start_growing(root)

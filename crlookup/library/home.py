@@ -4,7 +4,9 @@ use, the build lock, and the cleanup of what killed builds leave behind.
     current              the name of the library in use (replaced atomically)
     library-<stamp>/     one built library: library.sqlite (the rules), the search index,
                          cards.sqlite (the cards), ask/ (what questions are read against),
-                         checksums.json (every file as the build left it)
+                         checksums.json (every file as the build left it), .readers
+                         (each process that reads it holds a shared lock on it: a library
+                         no longer current goes once none does)
     parsed/              what was built from a source once, by its content (the card database,
                          and its sha256)
     sources/             editions the user ingested, with their manifest.json
@@ -77,9 +79,66 @@ def current_names_none(root: str) -> bool:
     return os.path.exists(os.path.join(root, "current")) and current(root) is None
 
 
-#: A library folder that is not the current one is removed when it is this old (seconds): a
-#: process that opened it before a build switched to the next one has finished by then.
+#: A library folder that is not the current one and that no process reads is removed at once
+#: (`reading`: each process holds a shared lock on its folder's READERS file); one without
+#: that file (a build of an older crlookup), or where there are no locks (Windows), when it is
+#: this old (seconds): a process that opened it before a build switched to the next one has
+#: finished by then.
 STALE = 600
+READERS = ".readers"
+_reading: dict[str, object] = {}  # folder -> its READERS file, held by this process till it exits
+
+
+def hold(path: str) -> bool:
+    """Hold the library at `path` as read by this process, until it exits (a shared lock on
+    its READERS file: `tidy` leaves it while the process may still open its files); False
+    where that cannot be (no locks, a read-only home: then STALE decides)."""
+    if path in _reading:
+        return True
+    if not os.path.isfile(os.path.join(path, DB)):  # (no library's folder: nothing to hold)
+        return False
+    try:
+        import fcntl
+
+        handle = open(os.path.join(path, READERS), "a+b")  # noqa: SIM115 (held: _reading)
+    except (ImportError, OSError):
+        return False
+    try:
+        fcntl.flock(handle, fcntl.LOCK_SH)
+    except OSError:
+        handle.close()
+        return False
+    _reading[path] = handle
+    return True
+
+
+def reading(root: str) -> str | None:
+    """The current library, held (`hold`) before any of its files is opened; the pointer is
+    read again once the hold is taken, since a build may have switched it meanwhile."""
+    for _attempt in range(5):
+        path = current(root)
+        if path is None or not hold(path) or current(root) == path:
+            return path
+    return current(root)
+
+
+def _unread(path: str) -> bool | None:
+    """Whether no process reads the library at `path` (True: its READERS file taken
+    exclusively, and kept so until the folder is gone); None: it cannot tell (no such file,
+    no locks)."""
+    try:
+        import fcntl
+
+        handle = open(os.path.join(path, READERS), "r+b")  # noqa: SIM115 (closed below)
+    except (ImportError, OSError):
+        return None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return False
+    _reading[path] = handle  # (the lock lasts while the folder is removed)
+    return True
 
 
 # How far the build that holds the lock got, and what it is doing ("done total doing"): for a
@@ -101,6 +160,9 @@ def tidy(root: str, path: str) -> None:
     now = time.time()
 
     def stale(name: str) -> bool:
+        unread = _unread(os.path.join(root, name))
+        if unread is not None:
+            return unread
         try:
             return now - os.stat(os.path.join(root, name)).st_mtime > STALE
         except OSError:
@@ -235,15 +297,22 @@ def storage_error(
 def sweep(root: Path, keep: set[str] | None = None) -> None:
     """Remove leftovers of interrupted builds and libraries no longer in use.
 
-    The library that was current before the last build is kept, so that a process that
-    opened it just before the switch can finish reading it.
+    Of the libraries `keep` names, the current one is kept, and the one that was current
+    before the last build while a process reads it (`hold`; without its READERS file, or where
+    there are no locks, always: a process that opened it just before the switch can finish
+    reading it, and `tidy` removes it later).
     """
     import shutil
 
+    now = os.path.realpath(current(str(root)) or "")
     for p in root.iterdir():
         if p.name.startswith("build-") and p.is_dir():
             shutil.rmtree(p, ignore_errors=True)
         elif p.name.startswith("current.") and p.name.endswith(".tmp"):
             p.unlink(missing_ok=True)
-        elif keep is not None and p.name.startswith("library-") and p.name not in keep:
+        elif (
+            keep is not None
+            and p.name.startswith("library-")
+            and (p.name not in keep or (os.path.realpath(p) != now and _unread(str(p)) is True))
+        ):
             shutil.rmtree(p, ignore_errors=True)

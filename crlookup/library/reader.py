@@ -266,6 +266,9 @@ class Library:
     """A built library, open for reading."""
 
     def __init__(self, path: str, db: sqlite3.Connection):
+        from crlookup.library import home
+
+        home.hold(path)  # (tidy leaves it while this process may read it)
         self.path = path
         self.db = db
         self._cards: Cards | None = None
