@@ -138,12 +138,12 @@ PAGES = [
         "/history/702.19b",
         "/v1/history/702.19b",
         lambda d: (
-            {
-                f"/rule/{s['number']}?edition={s['edition']}"
-                for s in d["steps"]
-                if s["change"] != "unchanged"
+            {  # the lines of its story (the command line's: History.lines)
+                f"/rule/{d['steps'][line['step']]['number']}?edition="
+                f"{d['steps'][line['step']]['edition']}"
+                for line in d["lines"]
             },
-            set(),
+            {line["said"] for line in d["lines"]},
         ),
     ),
     (

@@ -142,6 +142,93 @@ def test_a_card_without_rulings_in_the_data_says_why_on_the_page(server):
     assert "No official rulings." not in page.decode()
 
 
+def _page_text(page: bytes) -> str:
+    """A page's words as read: its tags gone, entities read, spaces collapsed."""
+    import html
+    import re
+
+    body = page.decode().split("<main", 1)[-1]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def _said(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("command", "path"),
+    [
+        (["rule", "702.19"], "/rule/702.19"),
+        (["refs", "613"], "/refs/613"),
+        (["define", "deathtouch"], "/define/deathtouch"),
+        (["card", "Giant Spider"], "/card/Giant%20Spider"),
+        (["search", "deathtouch", "trample"], "/search?q=deathtouch%20trample"),
+        (["diff", "en-2026-04-17", "en-2026-08-07"], "/diff/en-2026-04-17/en-2026-08-07"),
+        (["rule", "IPG 2.1"], "/rule/IPG%202.1"),
+    ],
+)
+def test_a_page_names_the_rules_its_command_names(server, command, path):
+    """A sample of each kind of page against its command's text (issue 55): the same rule
+    numbers, none more, none fewer; the IPG entry's paragraphs, each of them."""
+    import re
+
+    number = re.compile(r"\b\d{3}\.\d+[a-z]{0,2}\b")
+    told = run(*command).output
+    status, page, _ = server.get(path)
+    shown = _page_text(page.decode().split("</main>")[0].encode())
+    assert status == 200
+    assert set(number.findall(told)) == set(number.findall(shown))
+    if command[1] == "IPG 2.1":
+        paragraphs = [line.strip() for line in told.splitlines()[2:] if len(line) > 60]
+        assert len(paragraphs) > 10  # (a list's "•" is the page's list item)
+        assert all(_said(p).removeprefix("• ") in shown for p in paragraphs)
+
+
+@pytest.mark.parametrize("number", ["702.19b", "702", "509.1a"])
+def test_the_history_page_tells_the_lines_the_command_line_tells(server, number):
+    """The page led with "2024-07-30 702.19b changed (quotes and spacing only)", from the
+    partial scraped edition the command line leaves out (issue 55): both tell
+    `History.lines`, newest first on the page."""
+    import re
+
+    told = run("history", number).output.splitlines()
+    steps = [line for line in told if re.match(r"\d{4}-\d\d-\d\d  ", line)]
+    quiet = [_said(line) for line in told if line.startswith("    … ") and "unchanged" in line]
+    status, page, _ = server.get(f"/history/{number}")
+    shown = _page_text(page)
+    assert status == 200 and page.decode().count("<li>") == len(steps)
+    for line in steps:
+        date, _edition, *said = line.split()
+        assert f"{date} {' '.join(said)}" in shown, line
+    for line in quiet:
+        assert line in shown
+    data = json.loads(run("history", number, "--json").output)
+    partial = {s["date"] for s in data["steps"] if not s["main"]}
+    assert partial and not any(
+        f"{day} " in shown for day in partial - {s.split()[0] for s in steps}
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["what happens if I draw an extra card?", "can I sacrifice a creature that is blocking?"],
+)
+def test_the_ask_page_says_the_shared_reasons_once_as_the_command_line(server, question):
+    """The page repeated the reasons every answer shares under each of them (issue 55)."""
+    told = run("ask", question).output
+    status, page, _ = server.get("/ask?q=" + urllib.parse.quote(question))
+    shown = _page_text(page)
+    assert status == 200
+    for line in told.splitlines():
+        if line.startswith(("All answers: ", "Most answers: ")):
+            assert shown.count(_said(line)) == 1, line
+    reasons = [_said(line)[2:] for line in told.splitlines() if line.startswith("   · ")]
+    for reason in set(reasons):
+        assert shown.count(reason) >= reasons.count(reason), reason
+    data = json.loads(run("ask", question, "--json").output)["reasons"]
+    assert sum(map(len, data["own"])) == len(reasons)
+
+
 def test_a_range_of_words_is_searched_as_words_not_a_500(server):
     """ "[a TO z]" was a 500 (issue 47: whoosh's range, with no text): read as words now."""
     for query in ("%5Ba%20TO%20z%5D", "x%3A%5B0%20TO%209%5D", "%7Ba%20TO%7D"):

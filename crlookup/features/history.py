@@ -9,9 +9,10 @@ or chapter's step also says which of its subrules (a section's: its rules and su
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from crlookup.core.alignment import Match
+from crlookup.core.i18n import _, ngettext
 from crlookup.core.model import Rule
 from crlookup.core.numbers import sort_key
 from crlookup.library.alignments import Links, main_source
@@ -102,12 +103,49 @@ class History:
     rule: Rule
     steps: tuple[Step, ...]
 
+    def lines(self, every: bool = False) -> list[Line]:
+        """Its story, a line a step, in the words the command line and the page both show:
+        of the main line (not a partial edition, not a conversion), the first step, the last
+        ("in force") and each noteworthy one or one whose subrules changed, each after how
+        many it leaves out; `every`: every step."""
+        heading = "." not in self.rule.number  # a section or chapter: its rules below it
+        shown = [i for i, s in enumerate(self.steps) if every or s.main]
+        out, quiet = [], 0
+        for k, i in enumerate(shown):
+            s = self.steps[i]
+            last = k == len(shown) - 1
+            if not every and not (k == 0 or last or s.noteworthy or s.subrules):
+                quiet += 1
+                continue
+            what = _what(i, s)
+            below = _below(s, heading) if s.subrules else ""
+            if last and not s.noteworthy and s.number:
+                what = _("in force")
+            elif below and not s.noteworthy:  # only its subrules changed: they are the line
+                what, below = below, ""
+            said = _quiet(quiet, self.steps, heading) if quiet else ""
+            out.append(Line(i, quiet, what, below, said))
+            quiet = 0
+        return out
+
     def to_dict(self) -> dict:
         return {
             "edition": self.edition,
             "number": self.rule.number,
             "steps": [s.to_dict() for s in self.steps],
+            "lines": [line._asdict() for line in self.lines()],
         }
+
+
+class Line(NamedTuple):
+    """A line of a rule's story (`History.lines`): its step (an index of `steps`), how many
+    steps before it the story leaves out, and what it says of the step and of its subrules."""
+
+    step: int
+    quiet: int
+    said: str
+    below: str
+    quiet_said: str  # what it says of the steps it leaves out ("… its words unchanged in 8…")
 
 
 def history(lib: Library, number: str, edition: str | None = None) -> History:
@@ -419,3 +457,110 @@ def _document_steps(lib: Library, edition: str, number: str) -> list[Step]:
         steps.append(step(old_ed, new_ed, m))
         current = m.new
     return steps
+
+
+# --- a story's words (History.lines) ------------------------------------------------------
+
+
+def _quiet(count: int, steps: tuple, heading: bool) -> str:
+    """The line for `count` editions where nothing worth a line changed."""
+    if not any(s.subrules for s in steps):
+        return ngettext(
+            "… its words unchanged in {count} edition",
+            "… its words unchanged in {count} editions",
+            count,
+        ).format(count=count)
+    if heading:
+        return ngettext(
+            "… its title and its rules unchanged in {count} edition",
+            "… its title and its rules unchanged in {count} editions",
+            count,
+        ).format(count=count)
+    return ngettext(
+        "… its words and its subrules unchanged in {count} edition",
+        "… its words and its subrules unchanged in {count} editions",
+        count,
+    ).format(count=count)
+
+
+def _what(i: int, s: Any) -> str:
+    moved = s.previous and s.number and s.previous[1] != s.number
+    what = {
+        "added": _("first appears") if i == 0 else _("added"),
+        "removed": _("removed"),
+        "unchanged": _("unchanged"),
+        "changed": _("changed"),
+        "moved": _("renumbered from {number}").format(number=s.previous[1])
+        if moved
+        else _("moved"),
+        "split": _("split from {number}").format(number=s.previous[1])
+        if s.previous
+        else _("split"),
+        "merged": _("merged"),
+    }.get(s.change, s.change)
+    if s.merged_from:
+        what = _("merged from {numbers}").format(numbers=_listed(s.merged_from))
+    elif s.split_into and s.change != "split":
+        what = _("{number} split into {numbers}").format(
+            number=s.previous[1], numbers=_listed(s.split_into)
+        )
+    if s.missing_before and s.change == "added" and i == 0:
+        what = _("first appears in the library's edition of this date")
+    if s.missing_before:  # the change may be one of theirs
+        what += " " + _("(missing before it: {editions})").format(
+            editions=", ".join(s.missing_before)
+        )
+    if s.typography:
+        what += " " + _("(quotes and spacing only)")
+    elif s.refs_only:
+        what += " " + _("(cross-reference numbers only)")
+    elif (s.words_added or s.words_removed) and len(s.merged_from) > 1:
+        what += " " + _("(+{added} −{removed} against {number})").format(
+            added=s.words_added, removed=s.words_removed, number=s.previous[1]
+        )
+    elif s.words_added or s.words_removed:
+        what += f" (+{s.words_added} −{s.words_removed})"
+    return what
+
+
+def _below(s: Any, heading: bool) -> str:
+    """What became of its subrules (a section's rules) in step `s`."""
+    groups: dict[str, list[str]] = {}
+    for c in s.subrules:
+        shown = c.previous if c.number is None else c.number
+        if c.moved:
+            shown = f"{c.previous}→{c.number}"
+        groups.setdefault(c.change, []).append(shown)
+    labels = {
+        "changed": _("changed: {numbers}"),
+        "added": _("added: {numbers}"),
+        "removed": _("removed: {numbers}"),
+        "merged": _("merged: {numbers}"),
+        "split": _("split: {numbers}"),
+        "renumbered": _("renumbered: {numbers}"),
+    }
+    changes = "; ".join(
+        label.format(numbers=_at_most(groups[kind]))
+        for kind, label in labels.items()
+        if kind in groups
+    )
+    if heading:
+        return _("rules {changes}").format(changes=changes)
+    return _("subrules {changes}").format(changes=changes)
+
+
+def _listed(numbers) -> str:
+    """Numbers as a list in words: "502.9b and 502.9d", "502.9b, 502.9d and 502.9e"."""
+    *first, final = numbers
+    if not first:
+        return final
+    return _("{numbers} and {number}").format(numbers=", ".join(first), number=final)
+
+
+def _at_most(numbers: list[str], most: int = 12) -> str:
+    """Numbers separated by commas, the first `most` of them and how many more."""
+    if len(numbers) <= most:
+        return ", ".join(numbers)
+    rest = len(numbers) - most
+    more = ngettext("and {count} more", "and {count} more", rest).format(count=rest)
+    return ", ".join(numbers[:most]) + " " + more

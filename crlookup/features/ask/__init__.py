@@ -73,6 +73,10 @@ class Asked(NamedTuple):
     beside: tuple = ()  # with --parallel: each answer's counterpart (a Rule and its edition)
 
     def to_dict(self) -> dict:
+        """Every answer with all its reasons (`why`), and `reasons` as the command line and
+        the page say them: `shared` once (by every answer if `everywhere`, else by most), then
+        each answer's `own`."""
+        told = self.reasons()
         return {
             "question": self.question.asked_as or self.question.text,
             **({"read_in_english": self.question.text} if self.question.asked_as else {}),
@@ -89,6 +93,11 @@ class Asked(NamedTuple):
                 }
                 for a, twin in zip(self.answers, self.beside or [None] * len(self.answers))
             ],
+            "reasons": {
+                "shared": list(told.shared),
+                "everywhere": told.everywhere,
+                "own": [list(own) for own in told.own],
+            },
         }
 
     def reasons(self) -> Told:
