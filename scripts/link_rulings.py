@@ -36,7 +36,7 @@ def _part(texts: list[str]) -> list[tuple[list[str], tuple[bytes, float]]]:
     import crlookup
     from crlookup.features.ask.embedding import load_model
 
-    lib = crlookup.open()
+    lib = crlookup.open().reader  # (the library as read: ask reads it so)
     start = time.perf_counter()
 
     def progress(done: int, total: int) -> None:
@@ -68,7 +68,7 @@ def main() -> None:
         texts = sorted({json.loads(line)["text"] for line in f})
     import crlookup
 
-    edition = crlookup.open().edition().id
+    edition = crlookup.open().reader.edition().id
     n = args.processes
     parts = [texts[i::n] for i in range(n)]
     with ProcessPoolExecutor(n) as pool:
