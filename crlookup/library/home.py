@@ -123,22 +123,22 @@ def reading(root: str) -> str | None:
 
 
 def _unread(path: str) -> bool | None:
-    """Whether no process reads the library at `path` (True: its READERS file taken
-    exclusively, and kept so until the folder is gone); None: it cannot tell (no such file,
-    no locks)."""
+    """Whether no process reads the library at `path` (its READERS file could be taken
+    exclusively; let go at once, so that no reader ever waits on it: one that takes its hold
+    after this finds `current` names another library, and moves to it); None: it cannot
+    tell (no such file, no locks)."""
     try:
         import fcntl
 
         handle = open(os.path.join(path, READERS), "r+b")  # noqa: SIM115 (closed below)
     except (ImportError, OSError):
         return None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        return False
-    _reading[path] = handle  # (the lock lasts while the folder is removed)
-    return True
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return False
+        return True
 
 
 # How far the build that holds the lock got, and what it is doing ("done total doing"): for a
