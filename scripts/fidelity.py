@@ -161,24 +161,54 @@ def why(result: Fidelity, limit: int = 3) -> str:
 # out), the JAR's "###" cases. An entry is the same when its words (letters and digits; not
 # punctuation, bullets, dashes or the "|" of a table) are the parser's, as many times each, for
 # the same number (the JAR's cases: the same title); the differences are listed, with the
-# words one side has more of.
+# words one side has more of. The same walk of each source gives the starts of the paragraphs
+# it marks: each must start one of the parser's lines, and another edition's must not lie
+# inside one (a paragraph run in).
 
 TOURNAMENT = ROOT / "data" / "tournament"
 _WORDS = re.compile(r"[A-Za-z0-9]+")
 
 
 def words(*texts: str) -> Counter:
-    return Counter(w.casefold() for t in texts for w in _WORDS.findall(t))
+    return Counter(words_in_order(*texts))
 
 
-def _json_entries(folder: Path) -> dict[str, Counter]:
+def words_in_order(*texts: str) -> list[str]:
+    return [w.casefold() for t in texts for w in _WORDS.findall(t)]
+
+
+def _start(text: str) -> str:
+    """A paragraph's start as compared: its first six words (letters and digits, casefolded)."""
+    return " ".join(words_in_order(text)[:6])
+
+
+class Printed(NamedTuple):
+    """An entry as read again from its source: its words, and the starts of the paragraphs
+    the source marks (`_start`)."""
+
+    words: Counter
+    starts: list[str]
+
+
+def _entry(out: dict[str, Printed], key: str) -> Printed:
+    return out.setdefault(key, Printed(Counter(), []))
+
+
+# the PDF's footer of trademarks that the conversion kept at a field's end (from the first
+# "All trademarks are property of" or "©" line to the end)
+_FOOTER = re.compile(r"(?m)^(?:All trademarks are property of|.*©).*(?:\n.*)*\Z")
+
+
+def _json_entries(folder: Path) -> dict[str, Printed]:
+    """Its entries' fields; the paragraphs it marks: a blank line before, or a list's "•"
+    (not the PDF's wrapped lines, which only the parser joins), of its text fields."""
     import json
 
-    out: dict[str, Counter] = {}
+    out: dict[str, Printed] = {}
     for path in sorted(folder.glob("*_section_*.json")) + sorted(folder.glob("*_appendix_*.json")):
         root = json.loads(path.read_text(encoding="utf-8"))
         for entry in root.get("rules") or root.get("infractions") or []:
-            texts = []
+            found = _entry(out, str(entry["number"]))
             title, penalty = entry.get("title") or "", entry.get("penalty") or ""
             if penalty and title.endswith(" " + penalty):  # (the README: the title carries it)
                 entry = {**entry, "title": title[: -len(penalty) - 1]}
@@ -195,46 +225,33 @@ def _json_entries(folder: Path) -> dict[str, Counter]:
                     if key == "examples":  # "A. …": the list's marker
                         text = re.sub(r"^[A-Z]\.\s+", "", text)
                     text = _FOOTER.sub("", text)
-                    texts.append(re.sub(r"(?<=[a-z])(?=https?://)", " ", text))
-            out[str(entry["number"])] = words(*texts)
-    return out
-
-
-# the PDF's footer of trademarks that the conversion kept at a field's end (from the first
-# "All trademarks are property of" or "©" line to the end)
-_FOOTER = re.compile(r"(?m)^(?:All trademarks are property of|.*©).*(?:\n.*)*\Z")
-
-
-def _start(text: str) -> str:
-    """A paragraph's start as compared: its first six words (letters and digits, casefolded)."""
-    return " ".join(w.casefold() for w in _WORDS.findall(text)[:6])
-
-
-def _json_starts(folder: Path) -> dict[str, list[str]]:
-    """The paragraphs the JSON marks: a blank line before, or a list's "•" (not the PDF's
-    wrapped lines, which only the parser joins)."""
-    import json
-
-    out: dict[str, list[str]] = {}
-    for path in sorted(folder.glob("*_section_*.json")) + sorted(folder.glob("*_appendix_*.json")):
-        root = json.loads(path.read_text(encoding="utf-8"))
-        for entry in root.get("rules") or root.get("infractions") or []:
-            starts = out.setdefault(str(entry["number"]), [])
-            for key, value in entry.items():
-                if key in ("number", "title", "penalty") or not isinstance(value, str):
+                    found.words.update(words(re.sub(r"(?<=[a-z])(?=https?://)", " ", text)))
+                if key in ("title", "penalty") or not isinstance(value, str):
                     continue
                 for block in re.split(r"\n\s*\n", _FOOTER.sub("", value)):
                     lines = [line for line in block.split("\n") if line.strip()]
-                    starts += [_start(line) for k, line in enumerate(lines)
-                               if k == 0 or line.lstrip().startswith("•")]  # fmt: skip
+                    found.starts.extend(_start(line) for k, line in enumerate(lines)
+                                        if k == 0 or line.lstrip().startswith("•"))  # fmt: skip
     return out
 
 
 _WIKI_HEADING = re.compile(r"^=+\s*MTR\s+([0-9A-Z.]+?)\.?\s+(.*?)\s*=+\s*$")
+_WIKI_WORDS = re.compile(r"^\s+[*-]\s+(?!\*\*)(.*)$|^[|^](.*)$|^={2,4}\s*(.*?)\s*=+$")
+_WIKI_PARAGRAPH = re.compile(r"^\s+[*-]\s+(?!\*\*)(.*)$|^[|^](.*)$|^\*\*(.+?)\*\*")
 
 
-def _wiki_entries(folder: Path) -> dict[str, Counter]:
-    out: dict[str, Counter] = {}
+def _wiki_text(markup: str) -> str:
+    """A span's English: its Chinese and the wiki links' markup left out."""
+    english = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", markup)
+    linked = re.sub(r"\[\[([^]|]*)\|([^]]*)\]\]", r"\2", english)
+    return re.sub(r"\[\[([^]]*)\]\]", r"\1", linked)
+
+
+def _wiki_entries(folder: Path) -> dict[str, Printed]:
+    """The bold lines under each "===== MTR 3.1 ..." heading, and its list items, table rows
+    and headings ("=== Regular ==="), annotations ("++...++") left out; a paragraph: each bold
+    line, list item and table row."""
+    out: dict[str, Printed] = {}
     for path in sorted(folder.glob("*.md")):
         number, inside = None, False
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -242,89 +259,37 @@ def _wiki_entries(folder: Path) -> dict[str, Counter]:
             if m:
                 number = m.group(1)
                 title = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", m.group(2)).strip()
-                out.setdefault(number, Counter()).update(words(title))
+                _entry(out, number).words.update(words(title))
                 continue
             stripped = line.lstrip()
             opens = stripped.startswith("++")
             if opens:
                 inside = True
             if not inside and number is not None:
-                # a list's item, a table's row, a heading within the entry ("=== Regular ===")
-                item = re.match(r"^\s+[*-]\s+(?!\*\*)(.*)$|^[|^](.*)$|^={2,4}\s*(.*?)\s*=+$", line)
+                item = _WIKI_WORDS.match(line)
                 spans = [next((g for g in item.groups() if g), "")] if item else []
                 for bold in spans + re.findall(r"\*\*(.+?)\*\*", line):
-                    english = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", bold)  # (its Chinese)
-                    linked = re.sub(r"\[\[([^]|]*)\|([^]]*)\]\]", r"\2", english)
-                    out[number].update(words(re.sub(r"\[\[([^]]*)\]\]", r"\1", linked)))
-            if inside and "++" in stripped[2 if opens else 0 :]:  # "…\\ ++\\": it ends
-                inside = False
-    return out
-
-
-def _wiki_starts(folder: Path) -> dict[str, list[str]]:
-    """Each bold line, list item and table row under an entry's heading (not annotations)."""
-    out: dict[str, list[str]] = {}
-    for path in sorted(folder.glob("*.md")):
-        number, inside = None, False
-        for line in path.read_text(encoding="utf-8").splitlines():
-            m = _WIKI_HEADING.match(line)
-            if m:
-                number = m.group(1)
-                out.setdefault(number, [])
-                continue
-            stripped = line.lstrip()
-            opens = stripped.startswith("++")
-            if opens:
-                inside = True
-            if not inside and number is not None:
-                item = re.match(r"^\s+[*-]\s+(?!\*\*)(.*)$|^[|^](.*)$|^\*\*(.+?)\*\*", line)
-                text = next((g for g in item.groups() if g), "") if item else ""
-                english = re.sub(r"[\u3000-\u9fff\uff00-\uffef].*$", "", text)
-                linked = re.sub(r"\[\[([^]|]*)\|([^]]*)\]\]", r"\2", english)
-                start = _start(re.sub(r"\[\[([^]]*)\]\]", r"\1", linked))
+                    out[number].words.update(words(_wiki_text(bold)))
+                item = _WIKI_PARAGRAPH.match(line)
+                start = (
+                    _start(_wiki_text(next((g for g in item.groups() if g), ""))) if item else ""
+                )
                 if start:
-                    out[number].append(start)
-            if inside and "++" in stripped[2 if opens else 0 :]:
+                    out[number].starts.append(start)
+            if inside and "++" in stripped[2 if opens else 0 :]:  # "…\\ ++\\": it ends
                 inside = False
     return out
 
 
 _PDF_HEADING = re.compile(r"^(\d{1,2})\.(?:(\d{1,2})\.)?\s+(\S.*)$")
 _PDF_APPENDIX = re.compile(r"^APPENDIX\s+([A-H])\b", re.IGNORECASE)
+_PDF_EXAMPLE = re.compile(r"^[A-H]\.\s+")  # an example's letter: its marker
 
 
-def _pdf_entries(path: Path) -> dict[str, Counter]:
-    import pypdfium2
-
-    pdf = pypdfium2.PdfDocument(str(path))
-    pages = [p.get_textpage().get_text_range().replace("\r", "") for p in pdf]
-    seen = Counter(line.strip() for page in pages for line in set(page.splitlines()))
-    furniture = {line for line, n in seen.items() if n >= len(pages) // 2 and line}
-    out: dict[str, Counter] = {}
-    number = None
-    for page in pages:
-        for line in page.splitlines():
-            line = line.strip()
-            if not line or line in furniture or re.search(r"\.{5,}\s*\d+$|^\d+$", line):
-                continue  # a page's furniture, a contents line, a page number
-            m, a = _PDF_HEADING.match(line), _PDF_APPENDIX.match(line)
-            if a:
-                number = a.group(1).upper()
-                out[number] = Counter()
-                line = re.sub(r"^APPENDIX\s+[A-H]\W*", "", line, flags=re.IGNORECASE)
-            elif m and (m.group(2) or m.group(3)[:1].isupper()):
-                number = f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) else m.group(1)
-                out[number] = Counter()
-            if number is not None:  # ("Upgrade:" labels a part: the README's traps)
-                line = re.sub(r"\b(?:Upgrade|Downgrade):", "", m.group(3) if m else line)
-                line = re.sub(r"^[A-H]\.\s+", "", line)  # an example's letter: its marker
-                out[number].update(words(line))
-    return out
-
-
-def _pdf_starts(path: Path) -> dict[str, list[str]]:
-    """The paragraphs the PDF's lines show: a list's "•" or an example's letter, and the line
-    after one that ends a sentence well short of the page's text width (furniture left out)."""
+def _pdf_entries(path: Path) -> dict[str, Printed]:
+    """The PDF's text split at its numbered headings (lines that repeat on most pages, the
+    page headers and footers, left out); a paragraph: a list's "•" or an example's letter,
+    and the line after one that ends a sentence well short of the page's text width."""
     import pypdfium2
 
     pdf = pypdfium2.PdfDocument(str(path))
@@ -332,66 +297,57 @@ def _pdf_starts(path: Path) -> dict[str, list[str]]:
     seen = Counter(line.strip() for page in pages for line in set(page.splitlines()))
     furniture = {line for line, n in seen.items() if n >= len(pages) // 2 and line}
     width = max(len(line.strip()) for page in pages for line in page.splitlines())
-    out: dict[str, list[str]] = {}
+    out: dict[str, Printed] = {}
     number, before = None, ""
     for page in pages:
         for line in page.splitlines():
             line = line.strip()
             if not line or line in furniture or re.search(r"\.{5,}\s*\d+$|^\d+$", line):
-                continue
+                continue  # a page's furniture, a contents line, a page number
             m, a = _PDF_HEADING.match(line), _PDF_APPENDIX.match(line)
-            if a or (m and (m.group(2) or m.group(3)[:1].isupper())):
-                number = a.group(1).upper() if a else (
-                    f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) else m.group(1))  # fmt: skip
-                out[number], before = [], ""
-                continue
+            heading = bool(a) or bool(m and (m.group(2) or m.group(3)[:1].isupper()))
+            if a:
+                number = a.group(1).upper()
+                line = re.sub(r"^APPENDIX\s+[A-H]\W*", "", line, flags=re.IGNORECASE)
+            elif heading and m:
+                number = f"{int(m.group(1))}.{int(m.group(2))}" if m.group(2) else m.group(1)
+            if heading:
+                out[number or ""], before = Printed(Counter(), []), ""
             if number is None:
+                continue
+            # ("Upgrade:" labels a part: the README's traps)
+            text = re.sub(r"\b(?:Upgrade|Downgrade):", "", m.group(3) if m else line)
+            out[number].words.update(words(_PDF_EXAMPLE.sub("", text)))
+            if heading:
                 continue
             marked = re.match(r"^(?:•|[A-H]\.\s)", line)
             after_end = re.search(r"[.:]$", before) and len(before) < 0.8 * width
             if (marked or after_end) and line[:1].isupper() | bool(marked):
-                out[number].append(_start(re.sub(r"^[A-H]\.\s+", "", line)))
+                out[number].starts.append(_start(_PDF_EXAMPLE.sub("", line)))
             before = line
     return out
 
 
-def _jar_entries(path: Path) -> dict[str, Counter]:
+def _jar_entries(path: Path) -> dict[str, Printed]:
     """Its "##" parts and "###" cases by title; the text under the converter's Korean heading
     (the README's trap) is the introduction; a Korean part after the English one is no part of
-    it."""
-    out: dict[str, Counter] = {}
-    title = None
+    it. A paragraph: a line after a blank one, or a list's item."""
+    out: dict[str, Printed] = {}
+    title, before = None, ""
     for line in path.read_text(encoding="utf-8").splitlines()[1:]:  # (the first: the PDF's URL)
         if line.startswith("#"):
             title = line.lstrip("#").strip()
             if not title.isascii():
                 title = None if out else "Introduction"
             if title is not None:
-                out[title] = words(title) if out else Counter()
+                out[title] = Printed(words(title) if out else Counter(), [])
         elif title == "Resources" and not line.isascii():
             title = None  # the Korean translation follows, headed by no "#"
         elif title is not None:
-            out[title].update(words(line))
-    return out
-
-
-def _jar_starts(path: Path) -> dict[str, list[str]]:
-    """Each paragraph (after a blank line) and list item of a part or case."""
-    out: dict[str, list[str]] = {}
-    title, before = None, ""
-    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
-        if line.startswith("#"):
-            title = line.lstrip("#").strip()
-            if not title.isascii():
-                title = None if out else "Introduction"
-            if title is not None:
-                out[title] = []
-        elif title == "Resources" and not line.isascii():
-            title = None
-        elif (title is not None and line.strip()) and (
-            not before.strip() or re.match(r"^\s*(?:[-*+]|\d+\.)\s", line)
-        ):
-            out[title].append(_start(re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line)))
+            out[title].words.update(words(line))
+            item = re.match(r"^\s*(?:[-*+]|\d+\.)\s", line)
+            if line.strip() and (not before.strip() or item):
+                out[title].starts.append(_start(re.sub(r"^\s*(?:[-*+]|\d+\.)\s+", "", line)))
         before = line
     return out
 
@@ -411,11 +367,11 @@ def _parsed_starts(edition: Edition, by_title: bool = False) -> dict[str, list[s
 def _within(edition: Edition) -> dict[str, str]:
     """Each entry's words in one string, to find a paragraph's start inside a paragraph."""
     return {
-        r.number: " " + " ".join(_start(line) and " ".join(
-            w.casefold() for w in _WORDS.findall(line)) for t in (
-                r.text, *r.examples, *(t for _n, t in r.parts)) for line in t.split("\n")) + " "
+        r.number: " "
+        + " ".join(words_in_order(r.text, *r.examples, *(t for _n, t in r.parts)))
+        + " "
         for r in edition.rules
-    }  # fmt: skip
+    }
 
 
 def _parsed(edition: Edition, by_title: bool = False) -> dict[str, Counter]:
@@ -449,19 +405,19 @@ def compare_tournament() -> list[Compared]:
     read_editions: dict[str, list] = {"mtr": [], "ipg": [], "jar": []}
     for folder in sorted(p for p in TOURNAMENT.iterdir() if p.is_dir()):
         if folder.name.startswith(("mtr-2025", "ipg-2024")):
-            source, printed = folder, _json_entries(folder)
+            source, read_again = folder, _json_entries(folder)
         elif folder.name.endswith("-annotated"):
-            source, printed = folder, _wiki_entries(folder)
+            source, read_again = folder, _wiki_entries(folder)
         elif folder.name.startswith("ipg-2020"):
             source = next(folder.glob("*.pdf"))
-            printed = _pdf_entries(source)
+            read_again = _pdf_entries(source)
         else:
             source = next(folder.glob("*.md"))
-            printed = _jar_entries(source)
+            read_again = _jar_entries(source)
         data = None if source.is_dir() else source.read_bytes()
         editions = [e for e in read(source, data) if e.lang == "en"]
         parsed = _parsed(editions[0], by_title=folder.name.startswith("jar"))
-        printed = {k: v for k, v in printed.items() if v}  # (a heading of nothing)
+        printed = {k: v.words for k, v in read_again.items() if v.words}  # (a heading of nothing)
         same, differences = 0, []
         for key, want in printed.items():
             got = parsed.get(key)
@@ -476,7 +432,7 @@ def compare_tournament() -> list[Compared]:
                 f"{key}: +{' '.join(sorted(more.elements())[:8]) or '-'}"
                 f" / -{' '.join(sorted(fewer.elements())[:8]) or '-'}"
             )
-        marked = {k: v for k, v in _starts(folder, source).items() if k in parsed}
+        marked = {k: v.starts for k, v in read_again.items() if k in parsed}
         starts = _parsed_starts(editions[0], by_title=folder.name.startswith("jar"))
         run_in = tuple(
             f"{key}: {start!r}"
@@ -515,16 +471,6 @@ def _neighbour(edition: str, read_editions: dict) -> tuple[str, ...]:
                 ):
                     found.append(f"{key}: {start!r} ({other.id} starts it)")
     return tuple(dict.fromkeys(found))
-
-
-def _starts(folder: Path, source: Path) -> dict[str, list[str]]:
-    if folder.name.startswith(("mtr-2025", "ipg-2024")):
-        return _json_starts(folder)
-    if folder.name.endswith("-annotated"):
-        return _wiki_starts(folder)
-    if folder.name.startswith("ipg-2020"):
-        return _pdf_starts(source)
-    return _jar_starts(source)
 
 
 def main(argv: list[str] | None = None) -> int:
