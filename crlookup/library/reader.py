@@ -474,10 +474,13 @@ class Library:
         complete = [e for e in of_lang if not e.partial] or of_lang
         return complete[-1]
 
-    def _aliased(self, named: re.Match, lang: str | None, document: str) -> EditionInfo:
+    def _aliased(
+        self, named: re.Match, lang: str | None, document: str, than: EditionInfo | None = None
+    ) -> EditionInfo:
         """The edition an alias names: "latest", "previous" or a date (the newest edition in
         force on that day), of the language and document its prefix names ("ru-latest",
-        "mtr-2024-01-01", "mtr-zh-latest"), else of `lang` and `document`."""
+        "mtr-2024-01-01", "mtr-zh-latest"), else of `lang` and `document`; "previous" is the
+        complete edition before `than`, by default before the newest complete one."""
         from crlookup.core.alignment import main_line
 
         for part in (named["prefix"] or "").split("-"):
@@ -509,7 +512,7 @@ class Library:
                 sorted({e.id for e in self.editions(document)})[-3:],
             )
         if wanted == "previous":
-            newest = self.edition(lang=lang, document=document)
+            newest = than or self.edition(lang=lang, document=document)
             before = [e for e in line if e.date < newest.date]
             if not before:
                 raise NotFound(
@@ -676,18 +679,10 @@ class Library:
         if alias != "previous":
             return latest, entry
         info = self.edition(latest)
-        before = [
-            e
-            for e in self.editions(info.document)
-            if e.lang == info.lang and not e.partial and e.date < info.date
-        ]
-        if not before:
-            name = f"{documents.PREFIX[info.document]}, {info.lang}"
-            raise NotFound(
-                _("no edition ({name}) before {edition}").format(edition=latest, name=name),
-                [latest],
-            )
-        return before[-1].id, self._document_entry(before[-1].id, documents.split(number)[1])
+        previous = _ALIAS.match("previous")
+        assert previous is not None
+        before = self._aliased(previous, info.lang, info.document, than=info)
+        return before.id, self._document_entry(before.id, documents.split(number)[1])
 
     def _document_entry(self, edition: str, text: str) -> Rule:
         """A tournament document's entry by its number ("2.1", "C", "appendix C"), or by its id
