@@ -360,7 +360,7 @@ def links(lib: Library, edition: str, card: Card) -> list[Link]:
     seen: set[tuple[str, str]] = set()
     abilities = {n for kind, name, n, _e in found if name in ABILITIES and n}
     for kind, name, number, entry in found:
-        if kind == "term" and name not in SHAPES and _rule_of(number) in abilities:
+        if kind == "term" and name not in SHAPES and number.split(".")[0] in abilities:
             continue  # a word's ("becomes", 603.2e: the trigger's 603 says it)
         link = _link(lib, vocab, kind, name, number, entry)
         key = (link.number, fold(link.title if link.number else link.name))
@@ -368,11 +368,6 @@ def links(lib: Library, edition: str, card: Card) -> list[Link]:
             seen.add(key)
             out.append(link)
     return out
-
-
-def _rule_of(number: str) -> str:
-    """The section a rule number is in ("603.2e" -> "603")."""
-    return number.split(".")[0]
 
 
 class CardRuling(NamedTuple):

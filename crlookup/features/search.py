@@ -50,11 +50,7 @@ class Search:
                 {
                     "document": document_of(h.edition),
                     "edition": h.edition,
-                    "editions": list(h.editions)
-                    if self.list_editions
-                    else {"first": h.editions[0], "last": h.editions[-1], "count": len(h.editions)}
-                    if h.editions
-                    else {"first": None, "last": None, "count": 0},
+                    "editions": list(h.editions) if self.list_editions else _span(h.editions),
                     "number": h.number or None,
                     "kind": h.kind,
                     "title": h.title,
@@ -65,6 +61,12 @@ class Search:
                 for i, (h, snippet) in enumerate(zip(found.hits, self.snippets))
             ],
         }
+
+
+def _span(editions: tuple[str, ...]) -> dict:
+    """The editions a hit reads so in, as a search's JSON gives them: first, last, count."""
+    first, last = (editions[0], editions[-1]) if editions else (None, None)
+    return {"first": first, "last": last, "count": len(editions)}
 
 
 def search(
