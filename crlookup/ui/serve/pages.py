@@ -234,10 +234,12 @@ def environment(files: dict[str, Static]) -> Environment:
         static=lambda name: f"/static/{name}?v={files[name].version}",
         lang=language(),
     )
+    from crlookup.ui.render.card import RULES_FOUND  # (what the "→" under a ruling is)
     from crlookup.ui.render.diff import KIND_LABELS  # (the kinds of change, as named)
     from crlookup.ui.render.text import EXAMPLE_LABELS, spaced
 
     env.globals["example_label"] = lambda lang: spaced(EXAMPLE_LABELS.get(lang, "Example:"))
+    env.globals["rules_found"] = lambda: _(RULES_FOUND)
 
     env.filters.update(
         linked=linked,
