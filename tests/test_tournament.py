@@ -90,6 +90,10 @@ def test_latest_and_previous_of_an_entry_mean_what_no_edition_means():
     assert edition("IPG 2.1", "--edition", "ipg-previous") == "ipg-2020-04-17"
     said = one_line(run("rule", "MTR C", "--edition", "previous", code=1).error)
     assert "no edition (MTR, en) before mtr-2025-11-10" in said
+    # an alias of another document names that document's edition, as before (the entry's
+    # alias had answered from the IPG's instead)
+    said = one_line(run("rule", "IPG 2.1", "--edition", "mtr-previous", code=1).error)
+    assert "no edition (MTR, en) before mtr-2025-11-10" in said
 
 
 def test_a_tournament_entry_has_no_side_by_side():

@@ -611,7 +611,8 @@ class Library:
         if named and named["alias"] in ("latest", "newest", "current", "previous"):
             prefix = named["prefix"] or ""
             of = next((p for p in prefix.split("-") if p in documents.DOCUMENTS), None)
-            if of not in (None, "cr") or document not in (None, "cr"):
+            differ = of is not None and document is not None and of != document  # (said below)
+            if (of not in (None, "cr") or document not in (None, "cr")) and not differ:
                 return self._entry_aliased(number, named["alias"], prefix, lang)
         if document not in (None, "cr") or (edition and document is None):
             info = self.edition(edition, lang=lang, document=document or "cr")
