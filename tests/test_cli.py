@@ -137,9 +137,14 @@ def test_edition_suggestions_resolve():
 
 
 def test_edition_completion_offers_only_what_resolves():
-    from crlookup.ui.options import complete_edition
+    from crlookup.ui.cli.command import complete_edition
 
     offered = [c.value for c in complete_edition(None, None, "")]
+    assert all(  # each command's parameters that name an edition complete so
+        p._custom_shell_complete is complete_edition
+        for c in (cli.commands[n] for n in ("rule", "diff", "editions", "export"))
+        for p in c.params if p.metavar in ("EDITION", "OLD", "NEW")
+    )  # fmt: skip
     assert "latest" in offered and "zh-previous" in offered and "ipg-previous" in offered
     assert "ru-latest" in offered and "ru-previous" not in offered  # one Russian edition
     from crlookup import api

@@ -21,29 +21,11 @@ else:
     from crlookup.ui import click
 
 
-def complete_edition(ctx, param, incomplete: str) -> list:
-    """Shell completion of an edition: the aliases ("latest", "previous", "ru-latest", …),
-    then the library's ids, newest first (none if no library is built yet)."""
-    from click.shell_completion import CompletionItem
-
-    from crlookup import api
-    from crlookup.core.documents import PREFIX
-
-    found = api.edition_ids()
-    prefixes: dict[str, int] = {}  # each prefix, with how many complete editions it names
-    for _id, lang, doc, partial in found:
-        if doc in PREFIX:
-            p = lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
-            prefixes[p] = prefixes.get(p, 0) + (not partial)
-    # only what resolves: "previous" where there are two complete editions ("ru-previous": one)
-    aliases = ["latest", "previous"] + [
-        f"{p}-{a}" for p, n in prefixes.items() for a in ("latest", "previous")[: min(n, 2)]
-    ]
-    return [
-        CompletionItem(x)
-        for x in [*aliases, *(i for i, *_rest in found)]
-        if x.startswith(incomplete)
-    ]
+# The parameters that name an edition, by their metavar: the command line completes them in the
+# shell (crlookup.ui.cli.command.Command, from the library's editions, read through the API).
+# The options do not: they are serve's endpoints' parameters too, which need no completion and
+# so no API.
+EDITION_METAVARS = ("EDITION", "OLD", "NEW")
 
 
 def edition_option(help_text: str):
@@ -54,7 +36,6 @@ def edition_option(help_text: str):
         "edition",
         metavar="EDITION",
         help=help_text,
-        shell_complete=complete_edition,
     )
 
 
@@ -84,7 +65,6 @@ EDITIONS = _options(
         "--unresolved",
         "unresolved",
         metavar="EDITION",
-        shell_complete=complete_edition,
         help=N_("List the cross-references of edition ID that name no entry of it."),
     ),
 )
@@ -220,8 +200,8 @@ REFS = _options(
 )
 
 DIFF = _options(
-    click.argument("old", metavar="OLD", shell_complete=complete_edition),
-    click.argument("new", metavar="NEW", shell_complete=complete_edition),
+    click.argument("old", metavar="OLD"),
+    click.argument("new", metavar="NEW"),
     click.option(
         "--section", metavar="NUMBER", help=N_("Only changes at or below this number, e.g. 702.")
     ),

@@ -20,6 +20,7 @@ from crlookup import api
 from crlookup.core.errors import BAD_INPUT, ArgumentError
 from crlookup.core.i18n import N_, _
 from crlookup.ui.failure import Failed, check_argument
+from crlookup.ui.options import EDITION_METAVARS
 
 if TYPE_CHECKING:
     import click
@@ -54,8 +55,14 @@ class Failure(click.ClickException):
 
 
 class Command(click.Command):
-    """A command whose help text (its docstring) is shown in the interface language, and whose
-    usage errors are one line."""
+    """A command whose help text (its docstring) is shown in the interface language, whose
+    usage errors are one line, and whose editions the shell completes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for p in self.params:  # (click keeps a parameter's completion as this attribute)
+            if p.metavar in EDITION_METAVARS and p._custom_shell_complete is None:
+                p._custom_shell_complete = complete_edition
 
     def make_context(self, info_name, args, parent=None, **extra):
         name = " ".join(x for x in ("crlookup", info_name if parent else None) if x and x != ROUTE)
@@ -101,6 +108,30 @@ class Command(click.Command):
             return super().get_short_help_str(limit)
         finally:
             self.help = english
+
+
+def complete_edition(ctx, param, incomplete: str) -> list:
+    """Shell completion of an edition: the aliases ("latest", "previous", "ru-latest", …),
+    then the library's ids, newest first (none if no library is built yet)."""
+    from click.shell_completion import CompletionItem
+
+    from crlookup.core.documents import PREFIX
+
+    found = api.edition_ids()
+    prefixes: dict[str, int] = {}  # each prefix, with how many complete editions it names
+    for _id, lang, doc, partial in found:
+        if doc in PREFIX:
+            p = lang if doc == "cr" else (doc if lang == "en" else f"{doc}-{lang}")
+            prefixes[p] = prefixes.get(p, 0) + (not partial)
+    # only what resolves: "previous" where there are two complete editions ("ru-previous": one)
+    aliases = ["latest", "previous"] + [
+        f"{p}-{a}" for p, n in prefixes.items() for a in ("latest", "previous")[: min(n, 2)]
+    ]
+    return [
+        CompletionItem(x)
+        for x in [*aliases, *(i for i, *_rest in found)]
+        if x.startswith(incomplete)
+    ]
 
 
 def command(name: str | None = None, **attrs: Any):

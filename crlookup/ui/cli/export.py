@@ -6,7 +6,6 @@ import json
 from typing import TYPE_CHECKING
 
 from crlookup.core.i18n import N_
-from crlookup.ui import options
 from crlookup.ui.cli.command import command, open_library
 
 if TYPE_CHECKING:
@@ -16,7 +15,7 @@ else:
 
 
 @command()
-@click.argument("edition", metavar="EDITION", shell_complete=options.complete_edition)
+@click.argument("edition", metavar="EDITION")
 @click.option(
     "--json",
     "as_json",
