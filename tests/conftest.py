@@ -465,6 +465,25 @@ def golden(request):
     return check
 
 
+# ------------------------------------------------------------------ a real browser
+
+CHROMIUM = os.environ.get("CRLOOKUP_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's Chromium, driven by Playwright (no browser is downloaded: .ci/run installs
+    the `chromium` package)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium package")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
 # ------------------------------------------------------------------ a real server
 
 # `crlookup` as a process of its own, of the crlookup under test (the tests' own folder first on

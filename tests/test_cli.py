@@ -140,9 +140,9 @@ def test_edition_completion_offers_only_what_resolves():
     from crlookup.ui.cli.command import complete_edition
 
     offered = [c.value for c in complete_edition(None, None, "")]
-    assert all(  # each command's parameters that name an edition complete so
+    assert all(  # each command's parameters that name an edition complete so (issue 56)
         p._custom_shell_complete is complete_edition
-        for c in (cli.commands[n] for n in ("rule", "diff", "editions", "export"))
+        for c in (cli.commands[n] for n in ("rule", "diff", "editions", "export", "site"))
         for p in c.params if p.metavar in ("EDITION", "OLD", "NEW")
     )  # fmt: skip
     assert "latest" in offered and "zh-previous" in offered and "ipg-previous" in offered

@@ -11,7 +11,6 @@ import hashlib
 import html
 import http.client
 import json
-import os
 import re
 import shutil
 import urllib.parse
@@ -28,7 +27,6 @@ pytestmark = [
     pytest.mark.library,  # the full library
 ]
 
-CHROMIUM = os.environ.get("CRLOOKUP_CHROMIUM", "/usr/bin/chromium")
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
 SHOTS = ROOT / "docs" / "images"  # the screenshots docs/serving.md shows (--update-golden)
 IN_THE_DOCS = {("rule", 390, "light"), ("ipg", 390, "dark"), ("parallel", 390, "light"),
@@ -396,18 +394,6 @@ def test_static_files_are_shipped_cached_and_named_by_their_contents(server):
 
 
 # ------------------------------------------------------------------ in a real browser
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium package")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield browser
-        browser.close()
 
 
 VIOLATIONS = """document.addEventListener('securitypolicyviolation', (e) =>

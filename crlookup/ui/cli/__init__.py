@@ -47,6 +47,7 @@ COMMANDS = {
     "rule": "rule",
     "search": "search",
     "serve": "serve",
+    "site": "site",
     "update": "update",
 }
 

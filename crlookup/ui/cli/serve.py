@@ -63,6 +63,12 @@ else:
     ),
 )
 @click.option("--access-log", is_flag=True, help=N_("Log every request."))
+@click.option(
+    "--site",
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help=N_("Serve the static site written by `crlookup site DIR` at /site/, for phones to keep."),
+)
 def serve(
     host,
     port,
@@ -73,6 +79,7 @@ def serve(
     read_timeout,
     forwarded_allow_ips,
     access_log,
+    site,
 ):
     """Serve the library over HTTP: each command's --json, for bots and sites.
 
@@ -94,6 +101,13 @@ def serve(
             NOT_FOUND,
         )
     _check_port(host, port)
+    if site is not None and not os.path.isfile(os.path.join(site, "offline.json")):
+        raise Failure(
+            _("{folder} holds no site: write one with `crlookup site {folder}`").format(
+                folder=site
+            ),
+            BAD_INPUT,
+        )
     lib = open_library()  # built now if it must be: a worker never builds
     lib.all_editions(None)  # every edition in (waited for): none is still to come
     root = lib.root or os.path.dirname(lib.path)
@@ -115,6 +129,7 @@ def serve(
         read_timeout=read_timeout,
         forwarded_allow_ips="" if forwarded_allow_ips == "none" else forwarded_allow_ips,
         access_log=access_log,
+        site=os.path.abspath(site) if site is not None else None,
     )
 
 

@@ -34,6 +34,20 @@ SECURITY = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
 )
+# The static site's pages at /site/ (`serve --site`) search with Pagefind, which runs
+# WebAssembly: compiling it is allowed there ('wasm-unsafe-eval' allows no JavaScript eval);
+# its 404 page's <base href> (crlookup site --base /site/) is the site's own
+SITE_SECURITY = tuple(
+    (
+        k,
+        v.replace(
+            b"default-src 'self';", b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval';"
+        ).replace(b"base-uri 'none'", b"base-uri 'self'"),
+    )
+    for k, v in SECURITY
+)
+# the site's files named by their contents' hash (static/, offline/) are kept for a year
+IMMUTABLE = b"public, max-age=31536000, immutable"
 # How long a client or a cache may keep an answer that does not say: an error not at all (a
 # 503 or a 429 is over in a moment, a 404 may be found in the next edition); anything else is
 # asked again each time (the library may change: a rebuild, an ingest, a new edition)
@@ -59,10 +73,12 @@ def run(
     read_timeout: float = 10.0,
     forwarded_allow_ips: str = "127.0.0.1",
     access_log: bool = False,
+    site: str | None = None,
 ) -> None:
     """Serve the library of home `root` (built, with every edition) until interrupted:
     `workers` processes, each answering every endpoint (crlookup.ui.serve.app); the client of
-    a request is the X-Forwarded-For of a proxy in `forwarded_allow_ips`, else its peer."""
+    a request is the X-Forwarded-For of a proxy in `forwarded_allow_ips`, else its peer; the
+    static site in the folder `site` (`crlookup site`), if given, at /site/."""
     import uvicorn
 
     # The embedding model (`ask`) runs OpenMP, a thread per core by default: with a worker per
@@ -77,6 +93,7 @@ def run(
             "ask_queue": ask_queue,
             "rate_limit": rate_limit,
             "read_timeout": read_timeout,
+            "site": site,
         }
     )
     uvicorn.run(

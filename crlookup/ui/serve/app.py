@@ -42,7 +42,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from crlookup import api
 from crlookup.core.errors import (
@@ -58,7 +58,14 @@ from crlookup.core.errors import (
 )
 from crlookup.core.i18n import _
 from crlookup.ui.failure import TOO_LONG, Failed, failed, unreadable
-from crlookup.ui.serve import ANSWER_CACHE, ERROR_CACHE, SECURITY, SETTINGS
+from crlookup.ui.serve import (
+    ANSWER_CACHE,
+    ERROR_CACHE,
+    IMMUTABLE,
+    SECURITY,
+    SETTINGS,
+    SITE_SECURITY,
+)
 from crlookup.ui.serve.endpoints import (
     BY_COMMAND,
     ENDPOINTS,
@@ -69,6 +76,7 @@ from crlookup.ui.serve.endpoints import (
     openapi,
     routed,
 )
+from crlookup.ui.serve.pages import unprefixed
 from crlookup.version import __version__
 
 log = logging.getLogger("crlookup.serve")
@@ -84,6 +92,7 @@ class Settings(NamedTuple):
     ask_queue: int = 32
     rate_limit: int = 0
     read_timeout: float = 10.0
+    site: str | None = None  # the folder of a static site (`crlookup site`), served at /site/
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -325,16 +334,25 @@ def _handler(endpoint: Endpoint, shelf: Shelf, pools: Pools):
 CLIENTS = 100_000  # client addresses a worker keeps a bucket for (the least recently seen go)
 
 
-def headers_of(message: dict) -> list[tuple[bytes, bytes]]:
+def headers_of(message: dict, path: str = "/") -> list[tuple[bytes, bytes]]:
     """A response's headers with SECURITY's, and Cache-Control: an error's always ERROR_CACHE,
-    another's its own or ANSWER_CACHE."""
+    another's its own or ANSWER_CACHE; under /site/ (the static site), SITE_SECURITY's, and
+    its files named by their contents' hash IMMUTABLE."""
     headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
     given = [v for k, v in message.get("headers", []) if k.lower() == b"cache-control"]
+    site = in_site(path)
     if message["status"] >= 400:
         headers.append((b"cache-control", ERROR_CACHE))
+    elif site and path.startswith(("/site/static/", "/site/offline/")):
+        headers.append((b"cache-control", IMMUTABLE))
     else:
         headers.append((b"cache-control", given[0] if given else ANSWER_CACHE))
-    return headers + list(SECURITY)
+    return headers + list(SITE_SECURITY if site else SECURITY)
+
+
+def in_site(path: str) -> bool:
+    """Whether a request's path is the static site's (`serve --site`: its files as they are)."""
+    return path == "/site" or path.startswith("/site/")
 
 
 def wants_html(scope) -> bool:
@@ -361,15 +379,30 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
 
+        asked = scope["path"]
+
         async def headed(message) -> None:
             if message["type"] == "http.response.start":
-                message = dict(message, headers=headers_of(message))
+                message = dict(message, headers=headers_of(message, asked))
             await send(message)
 
+        if in_site(asked):  # (the site's files, at their own addresses: "/site/rule/702.19b/")
+            refused = self._check(scope)
+            if refused is not None:
+                return await refused.response()(scope, receive, headed)
+            return await self.app(scope, receive, headed)
         if len(scope["path"]) > 1 and scope["path"].endswith("/"):  # "/v1/rule/702.19b/"
             # answered as without it (Starlette answered a 307 with an empty body)
             scope = dict(scope, path=scope["path"].rstrip("/") or "/")
             scope["raw_path"] = (scope.get("raw_path") or b"").rstrip(b"/") or b"/"
+        moved = unprefixed(scope["path"])
+        if moved is not None:  # "/en-2024-07-30/rule/702.19b": "/rule/702.19b?edition=..."
+            path, (name, value) = moved
+            query = scope["query_string"]
+            added = urllib.parse.urlencode({name: value}).encode()
+            raw = scope.get("raw_path") or scope["path"].encode()
+            scope = dict(scope, path=path, query_string=query + b"&" + added if query else added)
+            scope["raw_path"] = b"/" + b"/".join(raw.split(b"/", 3)[2:])
         refused = self._check(scope)
         if refused is not None:
             answer = (
@@ -537,7 +570,7 @@ def create(settings: Settings | None = None) -> Guard:
         yield
         pools.shutdown()
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route(e.path, _handler(e, shelf, pools), name=e.command) for e in (*ENDPOINTS, LOOKUP)
     ]
     routes += [Route("/healthz", healthz), Route("/openapi.json", schema_of)]
@@ -545,6 +578,15 @@ def create(settings: Settings | None = None) -> Guard:
 
     site = web.Pages()  # (a browser's 404 is a page too)
     routes += _pages(shelf, pools, site)
+    if settings.site:  # the static site (crlookup.ui.site), as its files are
+        import mimetypes
+
+        from starlette.routing import Mount
+        from starlette.staticfiles import StaticFiles
+
+        mimetypes.add_type("application/manifest+json", ".webmanifest")
+        mimetypes.add_type("application/wasm", ".wasm")
+        routes.append(Mount("/site", StaticFiles(directory=settings.site, html=True), name="site"))
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: no_such},

@@ -38,6 +38,9 @@ HERE = os.path.dirname(__file__)
 STATIC = os.path.join(HERE, "static")
 YEAR = "public, max-age=31536000, immutable"  # a static file's address names its contents
 PAGE_CACHE = "no-cache"  # a page: asked again each time (the library may have changed)
+# What may stand before a page's path: an edition's id, an alias, a date, two languages
+_PREFIX = re.compile(r"^(?:[a-z]+(?:-[a-z]+)*-\d{4}-\d{2}-\d{2}|(?:[a-z]+-)?(?:latest|previous)"
+                     r"|\d{4}-\d{2}-\d{2}|[a-z]{2}\+[a-z]{2})$")  # fmt: skip
 _EDITION = re.compile(r"^[a-z]+(?:-[a-z]+)*-\d{4}-\d{2}-\d{2}")  # "en-2024-07-30", "ipg-2024-09-23"
 
 
@@ -64,8 +67,28 @@ PAGES = (
     Page("/editions", "editions", "editions.html"),
 )
 BY_PAGE = {p.command: p for p in PAGES}
+# The pages an address may put an edition (or two languages) before (`unprefixed`), and the
+# first parts of addresses that are never one
+PREFIXED = frozenset(p.path.split("/")[1] for p in PAGES)
+PREFIXES = PREFIXED | {"v1", "static", "go", "site", "healthz", "openapi.json"}
 # The argument a page's address carries, for a link to it: its name in the request
 ARGUMENT = {"search": "q", "ask": "q", "card": "name", "define": "term"}
+
+
+def unprefixed(path: str) -> tuple[str, tuple[str, str]] | None:
+    """A page's address with an edition or languages before it, as the static site writes
+    one (crlookup.ui.site): "/en-2024-07-30/rule/702.19b" is "/rule/702.19b" with
+    ("edition", "en-2024-07-30"); "/en+zh/rule/702.19b" with ("parallel", "en,zh"). None for
+    any other path."""
+    parts = path.split("/", 3)
+    if len(parts) < 3 or parts[1] in PREFIXES or parts[2] not in PREFIXED or not parts[1]:
+        return None
+    first = urllib.parse.unquote(parts[1])
+    if not _PREFIX.match(first):  # ("/v2/rule/702.19" is no edition's: a 404 as before)
+        return None
+    if "+" in first:
+        return "/" + "/".join(parts[2:]), ("parallel", first.replace("+", ","))
+    return "/" + "/".join(parts[2:]), ("edition", first)
 
 
 def query_of(request: Request) -> list[tuple[str, str]]:
@@ -202,19 +225,29 @@ class Static(NamedTuple):
     version: str
 
 
-def statics() -> dict[str, Static]:
+def statics(*folders: str) -> dict[str, Static]:
+    """The static files of STATIC (and of `folders`: the static site's own), by name."""
     kinds = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
     found = {}
-    for name in sorted(os.listdir(STATIC)):
-        with open(os.path.join(STATIC, name), "rb") as f:
-            data = f.read()
-        kind = kinds.get(os.path.splitext(name)[1], "application/octet-stream")
-        found[name] = Static(data, kind, hashlib.sha256(data).hexdigest()[:10])
+    for folder in (STATIC, *folders):
+        for name in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, name), "rb") as f:
+                data = f.read()
+            kind = kinds.get(os.path.splitext(name)[1], "application/octet-stream")
+            found[name] = Static(data, kind, hashlib.sha256(data).hexdigest()[:10])
     return found
 
 
-def environment(files: dict[str, Static]) -> Environment:
-    """The templates, with the interface's messages (crlookup.core.i18n) and the helpers."""
+def hashed(name: str, files: dict[str, Static]) -> str:
+    """A static file's name in the static site, its version in it: "site.1a2b3c4d5e.css"."""
+    stem, ext = os.path.splitext(name)
+    return f"{stem}.{files[name].version}{ext}"
+
+
+def environment(files: dict[str, Static], site: bool = False) -> Environment:
+    """The templates, with the interface's messages (crlookup.core.i18n) and the helpers;
+    with `site`, as the static site writes them (crlookup.ui.site): its static files at
+    addresses of their own, its search box and its offline copy."""
     env = Environment(
         loader=FileSystemLoader(os.path.join(HERE, "templates")),
         autoescape=select_autoescape(["html"]),
@@ -231,8 +264,13 @@ def environment(files: dict[str, Static]) -> Environment:
         rule_link=rule_link,
         label=label,
         parent=parent,
-        static=lambda name: f"/static/{name}?v={files[name].version}",
+        static=(
+            (lambda name: f"/static/{hashed(name, files)}")
+            if site
+            else (lambda name: f"/static/{name}?v={files[name].version}")
+        ),
         lang=language(),
+        site=site,
     )
     from crlookup.ui.render.card import RULES_FOUND  # (what the "→" under a ruling is)
     from crlookup.ui.render.diff import KIND_LABELS  # (the kinds of change, as named)
@@ -264,16 +302,23 @@ class Pages:
     """The pages of one worker: its templates and static files; a page rendered from the
     JSON of its endpoint, as the server answered it (crlookup.ui.serve.app)."""
 
-    def __init__(self) -> None:
-        self.files = statics()
-        self.env = environment(self.files)
+    def __init__(self, site: bool = False) -> None:
+        folders = () if not site else (os.path.join(os.path.dirname(HERE), "site", "static"),)
+        self.files = statics(*folders)
+        self.env = environment(self.files, site)
 
-    def render(self, template: str, code: int = 200, **context: Any) -> Response:
+    def html(self, template: str, **context: Any) -> str:
         context.setdefault("edition", None)
         context.setdefault("switch", None)
-        html = self.env.get_template(template).render(**context)
+        context.setdefault("q", "")
+        return self.env.get_template(template).render(**context)
+
+    def render(self, template: str, code: int = 200, **context: Any) -> Response:
         return Response(
-            html, code, {"Cache-Control": PAGE_CACHE}, media_type="text/html; charset=utf-8"
+            self.html(template, **context),
+            code,
+            {"Cache-Control": PAGE_CACHE},
+            media_type="text/html; charset=utf-8",
         )
 
     def static(self, request: Request) -> Response:
@@ -322,49 +367,63 @@ class Pages:
     def page(self, page: Page, request: Request, values: dict, data: Any, lib) -> Response:
         """`page` showing `data`, its endpoint's JSON for `values`, read from `lib` (in its
         thread)."""
-        query = query_of(request)
-        asked = dict(query)
-        template = page.template
-        if page.command == "rule" and isinstance(data, dict) and "pairs" in data:
-            template = "parallel.html"
-        switch = None
-        shown = data.get("edition") if isinstance(data, dict) else None
-        if isinstance(shown, str):  # (an id of the library's: the JSON names the one it read)
-            info = lib.edition(shown)
-            switch = {
-                "path": here(request),
-                "hidden": [(k, v) for k, v in query if k != "edition"],
-                "editions": switcher(lib, info.document, info.lang),
-                "current": shown,
-                "document": info.document,
-                "lang": info.lang,
-            }
-        q = asked.get("q", "") if page.command in ("search", "ask") else ""
-        before: dict[str, str | None] = {}
-        if page.command == "editions":  # each edition's one before (its document, language)
-            last: dict[tuple[str, str], str] = {}
-            for e in sorted(data, key=lambda e: e["date"]):
-                key = (e["document"], e["lang"])
-                before[e["id"]] = last.get(key) if not e["partial"] else None
-                if not e["partial"]:
-                    last[key] = e["id"]
-        return self.render(
-            template,
-            data=data,
-            values=values,
-            edition=asked.get("edition"),
-            switch=switch,
-            q=q,
-            before=before,
-        )
+        template, context = shown(page, here(request), query_of(request), values, data, lib)
+        return self.render(template, **context)
 
     def home(self, lib) -> Response:
         """The search box, where to start, and the newest edition of each document."""
-        newest: dict[str, str] = {}
-        for e in lib.editions(None):
-            if e.lang == "en" and not e.partial:
-                newest[e.document] = e.id  # (oldest first: the last is the newest)
-        return self.render("home.html", q="", edition=None, newest=newest)
+        return self.render("home.html", newest=newest(lib))
+
+
+def newest(lib) -> dict[str, str]:
+    """The newest complete English edition of each document: {document: id}."""
+    found: dict[str, str] = {}
+    for e in lib.editions(None):
+        if e.lang == "en" and not e.partial:
+            found[e.document] = e.id  # (oldest first: the last is the newest)
+    return found
+
+
+def shown(
+    page: Page, path: str, query: list[tuple[str, str]], values: dict, data: Any, lib
+) -> tuple[str, dict[str, Any]]:
+    """The template and context of `page` at `path` (as linked to) with `query`, showing
+    `data`, its endpoint's JSON for `values`, read from `lib`: what serve renders for a
+    request, and the static site for a page it writes (crlookup.ui.site)."""
+    asked = dict(query)
+    template = page.template
+    if page.command == "rule" and isinstance(data, dict) and "pairs" in data:
+        template = "parallel.html"
+    switch = None
+    edition = data.get("edition") if isinstance(data, dict) else None
+    if isinstance(edition, str):  # (an id of the library's: the JSON names the one it read)
+        info = lib.edition(edition)
+        switch = {
+            "path": path,
+            "hidden": [(k, v) for k, v in query if k != "edition"],
+            "editions": switcher(lib, info.document, info.lang),
+            "current": edition,
+            "document": info.document,
+            "lang": info.lang,
+        }
+    q = asked.get("q", "") if page.command in ("search", "ask") else ""
+    before: dict[str, str | None] = {}
+    if page.command == "editions":  # each edition's one before (its document, language)
+        last: dict[tuple[str, str], str] = {}
+        for e in sorted(data, key=lambda e: e["date"]):
+            key = (e["document"], e["lang"])
+            before[e["id"]] = last.get(key) if not e["partial"] else None
+            if not e["partial"]:
+                last[key] = e["id"]
+    context = {
+        "data": data,
+        "values": values,
+        "edition": asked.get("edition"),
+        "switch": switch,
+        "q": q,
+        "before": before,
+    }
+    return template, context
 
 
 def address(command: str, values: dict[str, Any], words: str, edition: str | None) -> str:

@@ -42,7 +42,7 @@
       .catch(clear);
   }
 
-  if (box && list) {
+  if (box && list && !document.documentElement.hasAttribute("data-site")) {
     box.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(suggest, 200);

@@ -1,0 +1,391 @@
+"""`crlookup site` (issue 56): serve's pages written once as a static site, on a small library
+of real sources (two official CR editions of 2003, the IPG of 2024 from its JSON, the JAR of
+2019 from its Markdown), built once for the module; the folder checked (every entry at serve's
+path, no broken link, the manifest and its icons), then served by a plain static file server
+and used in Debian's Chromium: "Keep offline", then with the network off a cross-reference, a
+search, an IPG entry, back and reload; a newer site replacing the kept copy; no request off
+the site's origin; no JavaScript."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import (
+    CRLOOKUP,
+    DATA,
+    SMALL_ARCHIVE,
+    examples,
+    free_port,
+    made_once,
+    one_line,
+    run,
+    write_archive,
+    write_small_data,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crlookup.ui.serve.pages import label
+from crlookup.ui.site import addresses, offline
+
+pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+TOURNAMENT = ("ipg-2024-09-23", "jar-2019-05-03")
+PHONE = {"width": 390, "height": 844}
+
+
+# ------------------------------------------------------------------ addresses and packs
+
+segment = st.text(
+    st.characters(codec="utf-8", exclude_characters="/\\\x00", exclude_categories=("Cs", "Cc")),
+    min_size=1,
+    max_size=12,
+).filter(lambda s: s not in (".", ".."))
+
+
+@settings(max_examples=examples(60))
+@given(st.lists(segment, min_size=1, max_size=4))
+def test_an_address_and_its_file_are_each_others(parts):
+    address = addresses.site_path("/".join(parts)) + "/"
+    assert addresses.site_path(address) == address  # quoted once, however often asked
+    assert addresses.site_path(urllib.parse.unquote(address)) == address
+    file = addresses.file_of(address)
+    assert file == "/".join(parts) + "/index.html"
+    assert addresses.address_of(file) == address
+
+
+def test_addresses_as_the_links_give_them():
+    assert addresses.site_path("/rule/IPG 2.1") == "rule/IPG%202.1"
+    assert addresses.site_path("/rule/IPG%202.1") == "rule/IPG%202.1"
+    assert addresses.site_path("/en+zh/rule/702.19b") == "en+zh/rule/702.19b"
+    assert addresses.file_of("define/first%20strike/") == "define/first strike/index.html"
+    assert addresses.address_of("index.html") == ""
+    assert addresses.address_of("static/site.1a2b3c4d5e.css") == "static/site.1a2b3c4d5e.css"
+
+
+@settings(max_examples=examples(30))
+@given(st.dictionaries(st.lists(segment, min_size=1, max_size=3).map("/".join), st.binary(),
+                       min_size=1, max_size=6))  # fmt: skip
+def test_a_pack_holds_each_file_under_its_address(tmp_path_factory, files):
+    folder = tmp_path_factory.mktemp("pack")
+    paths = []
+    for i, (name, data) in enumerate(sorted(files.items())):
+        path = f"{i}/{name}/index.html" if i % 2 else f"{i}/{name}"  # pages and files
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+        paths.append(path)
+    unpacked = offline.unpack(offline.pack(str(folder), paths))
+    assert unpacked == {addresses.address_of(p): (folder / p).read_bytes() for p in paths}
+
+
+# ------------------------------------------------------------------ the site of a small library
+
+
+@pytest.fixture(scope="session")
+def small_site(request, tmp_path_factory):
+    """A small library of real sources and its site (`crlookup site --json`), made once per
+    session (the first test process to ask makes it, in the session's shared folder): (home,
+    the site's folder, what --json said). Read only: a test that changes the site copies it."""
+
+    def make():
+        base = tmp_path_factory.getbasetemp()
+        base = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "small-site"
+        base.mkdir()
+        data = write_small_data(base / "data")
+        write_archive(data / "official-cr-archive.tar.xz", SMALL_ARCHIVE[:2])
+        shipped = json.loads((DATA / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads((data / "manifest.json").read_text(encoding="utf-8"))
+        manifest["sources"].insert(0, {"file": "official-cr-archive.tar.xz", "format": "archive"})
+        for name in TOURNAMENT:
+            shutil.copytree(DATA / "tournament" / name, data / "tournament" / name)
+            manifest["sources"] += [s for s in shipped["sources"] if s["file"].startswith(
+                f"tournament/{name}")]  # fmt: skip
+        (data / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("CRLOOKUP_DATA", str(data))
+            env.setenv("CRLOOKUP_HOME", str(base / "home"))
+            said = json.loads(run("site", str(base / "public"), "--json").output)
+        return base / "home", base / "public", said
+
+    return made_once(request.config, "small-site", make)
+
+
+@pytest.fixture
+def site_env(small_site, monkeypatch):
+    """The small library made the one in use (its data and its home), for the commands a test
+    runs; the site's folder."""
+    home, folder, _said = small_site
+    monkeypatch.setenv("CRLOOKUP_DATA", str(home.parent / "data"))
+    monkeypatch.setenv("CRLOOKUP_HOME", str(home))
+    return folder
+
+
+def _page(folder: Path, address: str) -> str:
+    return (folder / addresses.file_of(address)).read_text(encoding="utf-8")
+
+
+def test_every_entry_is_a_page_at_serves_path(small_site, site_env):
+    from crlookup import api
+
+    home, folder, said = small_site
+    assert said["editions"] == ["en-2003-07-01", "ipg-2024-09-23", "jar-2019-05-03"]
+    assert said["pages"] > 2000 and said["offline_bytes"] < said["bytes"]
+    lib = api.open(str(home))
+    try:
+        for edition, document in (("en-2003-07-01", "cr"), ("ipg-2024-09-23", "ipg"),
+                                  ("jar-2019-05-03", "jar")):  # fmt: skip
+            for entry in lib.entries(edition):
+                number = label(entry.number, document)  # ("IPG 2.1", "IPG appendix A")
+                page = _page(folder, addresses.site_path(f"rule/{number}") + "/")
+                assert html.escape(entry.number, quote=False) in page, number
+        rule = lib.rule("502.2", "en-2003-07-01").to_dict()
+        page = _page(folder, "rule/502.2/")
+        assert html.escape(rule["text"][:60], quote=False) in page  # its own words
+        assert "../../rule/310/" in page  # its cross-reference, relative
+        assert "../../history/502.2/" in page and "../../refs/502.2/" in page
+        for address in ("history/502.2/", "refs/502.2/", "define/first%20strike/", "define/",
+                        "diff/previous/latest/", "editions/", "search/", ""):  # fmt: skip
+            assert (folder / addresses.file_of(address)).exists(), address
+        penalty = _page(folder, "rule/IPG%202.1/")
+        assert "Game Play Error" in penalty or "Missed Trigger" in penalty
+    finally:
+        lib.close()
+
+
+def test_no_internal_link_is_broken(small_site):
+    """Every href, src and form action of every page names a file of the folder."""
+    _home, folder, _said = small_site
+    broken = []
+    for path in folder.rglob("*.html"):
+        relative = path.relative_to(folder).as_posix()
+        here = "http://site/" + addresses.address_of(relative)
+        text = path.read_text(encoding="utf-8")
+        for link in re.findall(r'(?:href|src|action)="([^"]*)"', text):
+            link = html.unescape(link)
+            if link.startswith(("http:", "https:", "mailto:", "data:", "#")):
+                continue
+            target = urllib.parse.urljoin(here, link)
+            assert target.startswith("http://site/"), (relative, link)  # (relative or root)
+            wanted = urllib.parse.unquote(urllib.parse.urlsplit(target).path[1:])
+            file = wanted + "index.html" if wanted.endswith("/") or not wanted else wanted
+            if not (folder / file).is_file():
+                broken.append((relative, link))
+    assert broken == []
+
+
+def test_the_manifest_and_its_icons(small_site):
+    _home, folder, _said = small_site
+    manifest = json.loads((folder / "manifest.webmanifest").read_text(encoding="utf-8"))
+    assert manifest["name"] and manifest["short_name"] == "crlookup"
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
+    purposes = set()
+    for icon in manifest["icons"]:
+        data = (folder / icon["src"]).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and icon["type"] == "image/png"
+        width, height = struct.unpack(">II", data[16:24])  # (IHDR)
+        assert icon["sizes"] == f"{width}x{height}", icon
+        purposes.add(icon["purpose"])
+    assert {"192x192", "512x512"} <= {i["sizes"] for i in manifest["icons"]}
+    assert purposes == {"any", "maskable"}
+    page = _page(folder, "rule/502.2/")
+    assert 'rel="manifest" href="../../manifest.webmanifest"' in page
+
+
+def test_the_offline_copy_lists_what_it_holds_and_leaves_out(small_site):
+    _home, folder, said = small_site
+    listed = json.loads((folder / "offline.json").read_text(encoding="utf-8"))
+    assert listed["editions"] == said["editions"]
+    packed = {}
+    for p in listed["packs"]:
+        packed.update(offline.unpack((folder / p["file"]).read_bytes()))
+        assert re.fullmatch(r"offline/pack\.[0-9a-f]{12}\.gz", p["file"])
+    assert len(packed) == listed["files"]
+    assert packed["rule/IPG%202.1/"] == (folder / "rule/IPG 2.1/index.html").read_bytes()
+    assert "pagefind/pagefind.js" in packed and "numbers.json" in packed
+    assert not any(p.startswith("pagefind/pagefind-ui") for p in packed)  # (unused: removed)
+    assert any("cards" in x for x in listed["left_out"])
+    assert listed["version"] in (folder / "sw.js").read_text(encoding="utf-8")
+    numbers = json.loads((folder / "numbers.json").read_text(encoding="utf-8"))
+    assert numbers["502.2"] == "rule/502.2/" and numbers["IPG 2.1"] == "rule/IPG%202.1/"
+
+
+def test_a_folder_that_holds_something_else_is_refused_before_any_work(site_env, tmp_path):
+    (tmp_path / "mine.txt").write_text("not a site")
+    started = time.monotonic()
+    error = run("site", str(tmp_path), code=2).error
+    assert one_line(error).endswith("is not empty and holds no site: not replaced")
+    assert time.monotonic() - started < 5 and (tmp_path / "mine.txt").exists()
+
+
+# ------------------------------------------------------------------ in a real browser
+
+
+class StaticServer:
+    """`python -m http.server` over a folder: a plain static file server."""
+
+    def __init__(self, folder: Path):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(self.port), "--bind", "127.0.0.1",
+             "--directory", str(folder)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(self.base + "/offline.json", timeout=5).close()
+                return
+            time.sleep(0.1)
+        self.stop()
+        pytest.fail("the static file server did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(15)
+
+
+@pytest.fixture(scope="module")
+def static_server(small_site):
+    """A plain static file server over the small library's site."""
+    server = StaticServer(small_site[1])
+    yield server
+    server.stop()
+
+
+def test_kept_offline_every_page_and_search_work_without_a_network(chromium, site_env, tmp_path):
+    folder = tmp_path / "public"  # (its own copy: a newer site is written in its place below)
+    shutil.copytree(site_env, folder)
+    server = StaticServer(folder)
+    try:
+        _keep_offline(chromium, server.base, folder)
+    finally:
+        server.stop()
+
+
+def _keep_offline(chromium, base: str, folder: Path) -> None:
+    context = chromium.new_context(viewport=PHONE)
+    seen: list[str] = []
+    errors: list[str] = []
+    context.on("request", lambda r: seen.append(r.url))
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(base + "/rule/502.2/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # (the service worker answers now: nothing is kept yet, and the page says so)
+    keep = page.locator("#keep")
+    keep.wait_for(state="visible")
+    assert re.fullmatch(r"Keep offline \(\d+\.\d MB\)", keep.inner_text())
+    keep.click()
+    page.locator("#kept").filter(has_text="Kept offline").wait_for(timeout=60_000)
+    assert "ipg-2024-09-23" in page.locator("#kept").inner_text()
+
+    context.set_offline(True)
+    page.locator("main").get_by_role("link", name="310", exact=True).first.click()
+    page.wait_for_url(base + "/rule/310/")
+    assert "310" in page.locator("h1").inner_text()
+    page.locator("#q").fill("first strike")
+    page.locator("#suggest li").first.wait_for()
+    assert "first strike" in page.locator("#suggest").inner_text().lower()
+    page.locator("#q").press("Enter")  # (words: the search page lists them all)
+    page.locator("#found li").first.wait_for()
+    assert "/search/" in page.url
+    page.goto(base + "/rule/IPG%202.1/")
+    assert "2.1" in page.locator("h1").inner_text()
+    page.locator("#q").fill("ipg 2.3")
+    page.locator("#q").press("Enter")  # a number goes straight to its page
+    page.wait_for_url(base + "/rule/IPG%202.3/")
+    page.go_back()
+    page.wait_for_url(base + "/rule/IPG%202.1/")
+    page.reload()
+    assert "2.1" in page.locator("h1").inner_text()
+    page.goto(base + "/rule/no-such-page/")
+    assert "no such page" in page.content()
+
+    # a newer site (another edition): the kept copy is replaced when next online, and said
+    context.set_offline(False)
+    page.goto(base + "/rule/IPG%202.1/")
+    subprocess.run(  # (a process of its own: Playwright runs an event loop in this one)
+        [*CRLOOKUP, "site", str(folder), "--document", "ipg", "--document", "jar"], check=True
+    )
+    page.reload()
+    page.locator("#kept").filter(has_text="Updated offline copy").wait_for(timeout=60_000)
+    context.set_offline(True)
+    page.reload()
+    assert "2.1" in page.locator("h1").inner_text()
+    names = page.evaluate("caches.keys()")
+    assert len(names) == 1  # the old copy went
+    context.close()
+    assert errors == []
+    assert seen and all(url.startswith(base + "/") for url in seen), seen  # nothing off-site
+
+
+def test_without_javascript_the_pages_read_and_link(chromium, static_server):
+    context = chromium.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(static_server.base + "/rule/IPG%202.1/")
+    assert page.locator("#keep").is_hidden()  # (offline needs JavaScript)
+    page.get_by_role("link", name="crlookup").first.click()
+    page.wait_for_url(static_server.base + "/")
+    assert page.locator("main").get_by_role("link").count() > 3  # the contents
+    context.close()
+
+
+def test_the_site_says_where_it_is_published(site_env, tmp_path):
+    """--base: the 404 page, which a host answers at any address, links from there."""
+    out = tmp_path / "project"
+    run("site", str(out), "--document", "jar", "--base", "/crlookup/")
+    missing = (out / "404.html").read_text(encoding="utf-8")
+    assert '<base href="/crlookup/">' in missing  # (its links are relative to that)
+    assert re.search(r'href="static/site\.[0-9a-f]+\.css"', missing) and 'href=""' in missing
+    assert (out / "rule" / "JAR 1" / "index.html").is_file() and not (
+        out / "rule" / "100.1"
+    ).exists()
+
+
+def test_serve_serves_the_site_at_site(site_env):
+    """`crlookup serve --site DIR`: the same files at /site/, so that at a venue a phone keeps
+    the offline copy from the laptop; hashed files kept for a year, Pagefind's WebAssembly
+    allowed there only; serve's own pages as they were."""
+    from conftest import Server
+
+    home = Path(os.environ["CRLOOKUP_HOME"])
+    server = Server(home, "--site", str(site_env))
+    try:
+        status, page, headers = server.get("/site/rule/502.2/")
+        assert status == 200 and page == (site_env / "rule/502.2/index.html").read_bytes()
+        policy = headers["content-security-policy"]
+        assert "script-src 'self' 'wasm-unsafe-eval'" in policy and "base-uri 'self'" in policy
+        assert headers["cache-control"] == "no-cache"
+        css = next(p.name for p in (site_env / "static").glob("site.*.css"))
+        status, _body, headers = server.get(f"/site/static/{css}")
+        assert status == 200 and "immutable" in headers["cache-control"]
+        status, _body, headers = server.get("/site/manifest.webmanifest")
+        assert headers["content-type"] == "application/manifest+json"
+        status, _body, headers = server.get("/site/sw.js")
+        assert status == 200 and "javascript" in headers["content-type"]
+        status, _body, _headers = server.get("/site/rule/502.2")  # (to its folder, once)
+        assert status == 200
+        status, _body, headers = server.get("/rule/502.2")  # serve's own page
+        assert status == 200 and "wasm-unsafe-eval" not in headers["content-security-policy"]
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_serve_refuses_a_folder_without_a_site(site_env, tmp_path):
+    error = run("serve", "--site", str(tmp_path), code=2).error
+    assert one_line(error) == f"{tmp_path} holds no site: write one with `crlookup site {tmp_path}`"
