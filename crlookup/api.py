@@ -356,6 +356,11 @@ class Library:
         return self.reader.headwords(edition)
 
     @_healing
+    def card_names(self) -> list[str]:
+        """Every card's name, in the card file's order (CardsUnavailable if it has none)."""
+        return [card.name for card in self.reader.cards().all()]
+
+    @_healing
     def glossary_term(self, edition: str, term: str) -> GlossaryEntry | None:
         """The glossary entry of `edition` named `term` exactly, or None."""
         return self.reader.glossary_term(edition, term)

@@ -26,7 +26,9 @@ import pytest
 from conftest import (
     CRLOOKUP,
     DATA,
+    ROOT,
     SMALL_ARCHIVE,
+    SMALL_CARDS,
     examples,
     free_port,
     made_once,
@@ -38,6 +40,7 @@ from conftest import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from crlookup.ui.serve import pages as web
 from crlookup.ui.serve.pages import label
 from crlookup.ui.site import addresses, offline
 
@@ -45,6 +48,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
 
 TOURNAMENT = ("ipg-2024-09-23", "jar-2019-05-03")
 PHONE = {"width": 390, "height": 844}
+SHOTS = ROOT / "docs" / "images"  # the screenshots docs/site.md shows (--update-golden)
 
 
 # ------------------------------------------------------------------ addresses and packs
@@ -117,7 +121,7 @@ def small_site(request, tmp_path_factory):
         with pytest.MonkeyPatch.context() as env:
             env.setenv("CRLOOKUP_DATA", str(data))
             env.setenv("CRLOOKUP_HOME", str(base / "home"))
-            said = json.loads(run("site", str(base / "public"), "--json").output)
+            said = json.loads(run("site", str(base / "public"), "--cards", "--json").output)
         return base / "home", base / "public", said
 
     return made_once(request.config, "small-site", make)
@@ -215,11 +219,36 @@ def test_the_offline_copy_lists_what_it_holds_and_leaves_out(small_site):
     assert len(packed) == listed["files"]
     assert packed["rule/IPG%202.1/"] == (folder / "rule/IPG 2.1/index.html").read_bytes()
     assert "pagefind/pagefind.js" in packed and "numbers.json" in packed
+    words = json.loads(packed["words.json"])  # (what a misspelt word is corrected to)
+    assert {"trample", "first", "strike", "penalty"} <= set(words) and words[0] == "the"
     assert not any(p.startswith("pagefind/pagefind-ui") for p in packed)  # (unused: removed)
     assert any("cards" in x for x in listed["left_out"])
     assert listed["version"] in (folder / "sw.js").read_text(encoding="utf-8")
     numbers = json.loads((folder / "numbers.json").read_text(encoding="utf-8"))
     assert numbers["502.2"] == "rule/502.2/" and numbers["IPG 2.1"] == "rule/IPG%202.1/"
+
+
+def test_the_cards_are_pages_online_only(small_site):
+    """--cards: every card a page at serve's address (a name's slash kept in its file's name
+    as %2F), its Oracle text and rulings; the offline copy leaves them out and says so."""
+    _home, folder, said = small_site
+    assert said["cards"] == len(SMALL_CARDS)
+    names = json.loads((folder / "cards.json").read_text(encoding="utf-8"))
+    assert sorted(names) == sorted(SMALL_CARDS)
+    for name in SMALL_CARDS:
+        address = addresses.site_path(web.link("card", name)) + "/"
+        assert html.escape(name, quote=False) in _page(folder, address), name
+    assert addresses.site_path(web.link("card", "Fire // Ice")) == "card/Fire%20%252F%252F%20Ice"
+    assert (folder / "card" / "Fire %2F%2F Ice" / "index.html").is_file()
+    spider = _page(folder, "card/Giant%20Spider/")
+    assert "Reach" in spider and "online only" in spider
+    assert 'href="../../rule/' in spider  # the rules behind it, in the site
+    listed = json.loads((folder / "offline.json").read_text(encoding="utf-8"))
+    packed = set()
+    for p in listed["packs"]:
+        packed |= set(offline.unpack((folder / p["file"]).read_bytes()))
+    assert not any(p.startswith("card/") for p in packed) and "cards.json" not in packed
+    assert f"the cards' {len(SMALL_CARDS)} pages (online only)" in listed["left_out"]
 
 
 def test_a_folder_that_holds_something_else_is_refused_before_any_work(site_env, tmp_path):
@@ -266,17 +295,23 @@ def static_server(small_site):
     server.stop()
 
 
-def test_kept_offline_every_page_and_search_work_without_a_network(chromium, site_env, tmp_path):
+def test_kept_offline_every_page_and_search_work_without_a_network(
+    chromium, site_env, tmp_path, request
+):
+    """Kept offline, the network off: pages, search, the IPG, back and reload; then a newer
+    site replaces the copy. Screenshots of a phone offline (docs/site.md: --update-golden
+    writes them there)."""
     folder = tmp_path / "public"  # (its own copy: a newer site is written in its place below)
     shutil.copytree(site_env, folder)
     server = StaticServer(folder)
+    shots = SHOTS if request.config.getoption("--update-golden") else tmp_path
     try:
-        _keep_offline(chromium, server.base, folder)
+        _keep_offline(chromium, server.base, folder, shots)
     finally:
         server.stop()
 
 
-def _keep_offline(chromium, base: str, folder: Path) -> None:
+def _keep_offline(chromium, base: str, folder: Path, shots: Path) -> None:
     context = chromium.new_context(viewport=PHONE)
     seen: list[str] = []
     errors: list[str] = []
@@ -297,12 +332,21 @@ def _keep_offline(chromium, base: str, folder: Path) -> None:
     page.locator("main").get_by_role("link", name="310", exact=True).first.click()
     page.wait_for_url(base + "/rule/310/")
     assert "310" in page.locator("h1").inner_text()
+    page.locator("#offline").scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "site-offline-rule-390.png"))
     page.locator("#q").fill("first strike")
     page.locator("#suggest li").first.wait_for()
     assert "first strike" in page.locator("#suggest").inner_text().lower()
+    page.screenshot(path=str(shots / "site-offline-search-390.png"))
     page.locator("#q").press("Enter")  # (words: the search page lists them all)
     page.locator("#found li").first.wait_for()
     assert "/search/" in page.url
+    page.locator("#q").fill("trampel")  # misspelt: Pagefind finds nothing, then "trample"
+    page.locator("#suggest li").first.wait_for()
+    assert "trample" in page.locator("#suggest").inner_text().lower()
+    page.goto(base + "/search/?q=frist%20strike")
+    page.locator("#found li").first.wait_for()
+    assert page.locator("h1").inner_text() == "Search: first strike (corrected)"
     page.goto(base + "/rule/IPG%202.1/")
     assert "2.1" in page.locator("h1").inner_text()
     page.locator("#q").fill("ipg 2.3")
@@ -344,6 +388,21 @@ def test_without_javascript_the_pages_read_and_link(chromium, static_server):
     context.close()
 
 
+def test_a_card_named_in_the_box_goes_to_its_page(chromium, static_server):
+    """Online, the box offers the cards whose name or a face's starts with the words."""
+    context = chromium.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(static_server.base + "/rule/502.2/")
+    page.locator("#q").fill("stomp")
+    found = page.locator("#suggest li").first
+    found.wait_for()
+    assert found.inner_text() == "Bonecrusher Giant // Stomp"
+    found.locator("a").click()
+    page.wait_for_url(static_server.base + "/card/Bonecrusher%20Giant%20%252F%252F%20Stomp/")
+    assert "Bonecrusher Giant" in page.locator("h1").inner_text()
+    context.close()
+
+
 def test_the_site_says_where_it_is_published(site_env, tmp_path):
     """--base: the 404 page, which a host answers at any address, links from there."""
     out = tmp_path / "project"
@@ -354,6 +413,13 @@ def test_the_site_says_where_it_is_published(site_env, tmp_path):
     assert (out / "rule" / "JAR 1" / "index.html").is_file() and not (
         out / "rule" / "100.1"
     ).exists()
+
+
+def test_screenshots_in_the_docs_are_the_tests_own():
+    """docs/site.md shows the screenshots the offline test took (--update-golden writes them)."""
+    doc = (ROOT / "docs" / "site.md").read_text(encoding="utf-8")
+    shown = re.findall(r"\]\((images/site-offline-[^)]+\.png)\)", doc)
+    assert len(shown) == 2 and all((ROOT / "docs" / s).exists() for s in shown)
 
 
 def test_serve_serves_the_site_at_site(site_env):
@@ -379,6 +445,8 @@ def test_serve_serves_the_site_at_site(site_env):
         assert status == 200 and "javascript" in headers["content-type"]
         status, _body, _headers = server.get("/site/rule/502.2")  # (to its folder, once)
         assert status == 200
+        status, body, _headers = server.get("/card/Fire%20%252F%252F%20Ice")  # the site's
+        assert status == 200 and b"Fire // Ice" in body  # (address of a card: serve's too)
         status, _body, headers = server.get("/rule/502.2")  # serve's own page
         assert status == 200 and "wasm-unsafe-eval" not in headers["content-security-policy"]
     finally:

@@ -50,8 +50,13 @@ EXTRA = 'pip install "crlookup[site]"'
     show_default=True,
     help=N_("The address the site is published at (its 404 page's links start there)."),
 )
+@click.option(
+    "--cards",
+    is_flag=True,
+    help=N_("Every card's page too, online only (the offline copy leaves them out)."),
+)
 @click.option("--json", "as_json", is_flag=True, help=N_("Print what was written as JSON."))
-def site(outdir, editions, document_names, langs, base, as_json):
+def site(outdir, editions, document_names, langs, base, cards, as_json):
     """Write the web pages as a static site: for any static host, and for phones to keep
     offline (each page's "Keep offline").
 
@@ -80,7 +85,7 @@ def site(outdir, editions, document_names, langs, base, as_json):
     chosen = tuple(x.strip() for x in langs.split(",") if x.strip() and x.strip() != "none")
     if as_json:
         built = build.build(lib, outdir, document_names=wanted, editions=editions, langs=chosen,
-                            base=base)  # fmt: skip
+                            base=base, cards=cards)  # fmt: skip
         click.echo(json.dumps(built.to_dict(), ensure_ascii=False, indent=2))
         return
     from rich.progress import Progress
@@ -89,7 +94,7 @@ def site(outdir, editions, document_names, langs, base, as_json):
         task = bar.add_task(_("Writing the site"), total=None)
         built = build.build(
             lib, outdir, document_names=wanted, editions=editions, langs=chosen, base=base,
-            progress=lambda done, total: bar.update(task, completed=done, total=total),
+            cards=cards, progress=lambda done, total: bar.update(task, completed=done, total=total),
         )  # fmt: skip
     click.echo(
         _(

@@ -111,6 +111,9 @@ def values_of(page: Page, endpoint: Endpoint, request: Request) -> dict[str, Any
     where = {p.name: p.where for p in endpoint.params}
     path: dict[str, str] = {}
     for name, value in request.path_params.items():
+        # (the static site's address of a name with a slash: "/card/Fire%20%252F%252F%20Ice",
+        # its file's name holding "%2F", crlookup.ui.site.addresses)
+        value = value.replace("%2F", "/")
         if where.get(name) == "path":
             path[name] = value
         else:  # (the card's name, the diff's editions: a query parameter of the endpoint)
@@ -271,6 +274,7 @@ def environment(files: dict[str, Static], site: bool = False) -> Environment:
         ),
         lang=language(),
         site=site,
+        cards=False,  # (the static site's: whether it has the cards' pages, online only)
     )
     from crlookup.ui.render.card import RULES_FOUND  # (what the "→" under a ruling is)
     from crlookup.ui.render.diff import KIND_LABELS  # (the kinds of change, as named)

@@ -10,8 +10,11 @@ import urllib.parse
 
 def site_path(path: str) -> str:
     """An address as the site keys it: no leading slash, its characters quoted once as links
-    quote them ("/rule/IPG 2.1" and "/rule/IPG%202.1" are "rule/IPG%202.1")."""
-    return urllib.parse.quote(urllib.parse.unquote(path.lstrip("/")), safe="/+,")
+    quote them ("/rule/IPG 2.1" and "/rule/IPG%202.1" are "rule/IPG%202.1"). A slash quoted
+    in a link ("/card/Fire%20%2F%2F%20Ice") is part of a name, which a file's name cannot
+    hold: its file's name holds "%2F" ("card/Fire %2F%2F Ice/"), its address "%252F"."""
+    kept = path.lstrip("/").replace("%2F", "%252F").replace("%2f", "%252F")
+    return urllib.parse.quote(urllib.parse.unquote(kept), safe="/+,")
 
 
 def file_of(path: str) -> str:

@@ -9,6 +9,10 @@ id before them (`/en-2024-07-30/rule/702.19b`), two languages side by side their
 Each page's links are made relative to it, so that one build works at the top of a host, in
 a folder of it (a GitHub Pages project) and under serve's /site/; a link to a page the site
 does not have (another edition's, a card's without --cards) is left as its text.
+
+With --cards, every card is a page too (`/card/Giant%20Spider`), online only: 34,565 pages
+of about 8 KB, more than a phone should keep, so the offline copy leaves them out and says
+so (its footer, offline.json); cards.json lists their names for the search box.
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ class Planned(NamedTuple):
 
 class Built(NamedTuple):
     """What `build` wrote: where, how many pages, its size and its offline copy's, in bytes,
-    the editions it holds, what the offline copy leaves out, and the seconds it took."""
+    the editions it holds, what the offline copy leaves out, the seconds it took, and how
+    many of the pages are cards'."""
 
     folder: str
     pages: int
@@ -59,6 +64,7 @@ class Built(NamedTuple):
     editions: list[str]
     left_out: list[str]
     seconds: float
+    cards: int = 0  # the cards' pages (--cards), online only
 
     def to_dict(self) -> dict:
         return self._asdict()
@@ -70,9 +76,15 @@ class Plan:
     for one with its own prefix), the pages by path."""
 
     def __init__(
-        self, lib, documents_: Iterable[str], editions: Iterable[str], langs: Iterable[str]
+        self,
+        lib,
+        documents_: Iterable[str],
+        editions: Iterable[str],
+        langs: Iterable[str],
+        cards: bool = False,
     ):
         self.lib = lib
+        self.cards: list[str] = []  # the names of the cards with a page (--cards)
         self.pages: dict[str, Planned] = {}
         self.prefixes: dict[str, str] = {"latest": ""}
         self.held: list[str] = []
@@ -97,6 +109,8 @@ class Plan:
             if asked not in self.prefixes:
                 self.prefixes[asked] = info.id + "/"
             self._edition(info.document, info.id, info.id + "/")
+        if cards:
+            self._cards()
         self.add("", "home")
         if "cr" in wanted and "cr" in newest:
             self.add("define/", "glossary", {"edition": newest["cr"]})
@@ -142,6 +156,16 @@ class Plan:
             at = f"{pair}/" + site_path(web.link("rule", entry.number)) + "/"
             self.add(at, "rule", {"number": entry.number}, (("parallel", f"en,{lang}"),),
                      ("cr", lang))  # fmt: skip
+
+    def _cards(self) -> None:
+        from crlookup.core.names import name_key
+
+        for name in self.lib.card_names():  # (CardsUnavailable: none in the library)
+            if not name_key(name):  # ("_____": no name `crlookup card` can be asked)
+                continue
+            self.cards.append(name)
+            self.add(site_path(web.link("card", name)) + "/", "card", {}, (("name", name),))
+        self.cards.sort(key=str.casefold)
 
     def _diff(self, edition: str) -> None:
         before = [e.id for e in self.lib.editions("cr") if e.lang == "en" and not e.partial]
@@ -231,19 +255,21 @@ def build(
     editions: Iterable[str] = (),
     langs: Iterable[str] = PARALLEL,
     base: str = "/",
+    cards: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> Built:
     """Write the site of `lib` into `folder` (made anew: written beside it, then put in its
     place): the newest edition of each of `document_names`, the CR's beside `langs`, and
-    `editions` under their own prefixes; `base` the address the site is published at (its
-    404 page's links, which a host answers at any address, start there)."""
+    `editions` under their own prefixes, and with `cards` every card's page (online only);
+    `base` the address the site is published at (its 404 page's links, which a host answers
+    at any address, start there)."""
     from crlookup.ui.site import offline, search
 
     started = time.monotonic()
     folder = os.path.abspath(folder)
     _replaceable(folder)  # (before the work, and again before the folder is replaced)
-    plan = Plan(lib, document_names, editions, langs)
-    site = web.Pages(site=True)
+    plan = Plan(lib, document_names, editions, langs, cards)
+    site = _site_pages(plan)
     parent = os.path.dirname(folder)
     os.makedirs(parent, exist_ok=True)
     work = tempfile.mkdtemp(prefix=".site-", dir=parent)
@@ -267,6 +293,8 @@ def build(
                 shutil.copy(os.path.join(ICONS, name), os.path.join(work, name))
         _write(work, "manifest.webmanifest", manifest().encode("utf-8"))
         search.write(work, records, plan)
+        if plan.cards:
+            _write(work, "cards.json", json.dumps(plan.cards, ensure_ascii=False).encode())
         if progress:
             progress(total - 1, total)
         leaves = left_out(plan)
@@ -288,6 +316,7 @@ def build(
         list(plan.held),
         leaves,
         round(time.monotonic() - started, 1),
+        len(plan.cards),
     )
 
 
@@ -330,7 +359,14 @@ def _start(root: str, plan: Plan) -> None:
     from crlookup import api
 
     plan.lib = api.open(root, heal=False)
-    _WORKER[:] = [plan, web.Pages(site=True)]
+    _WORKER[:] = [plan, _site_pages(plan)]
+
+
+def _site_pages(plan: Plan) -> web.Pages:
+    """serve's pages as the site renders them (its footer says if the cards are online only)."""
+    site = web.Pages(site=True)
+    site.env.globals["cards"] = bool(plan.cards)
+    return site
 
 
 def _write_chunk(chunk: list[Planned], work: str) -> list:
@@ -394,9 +430,14 @@ def contents(plan: Plan) -> list[tuple[str, list[tuple[str, str]]]]:
 
 
 def left_out(plan: Plan) -> list[str]:
-    """What the site (and its offline copy) does not hold, said on its pages."""
+    """What the offline copy does not hold (offline.json)."""
+    cards = (
+        _("the cards' {count:,} pages (online only)").format(count=len(plan.cards))
+        if plan.cards
+        else _("the cards (`crlookup site --cards` makes their pages, online only)")
+    )
     return [
-        _("the cards (34,565 pages: `crlookup card` and serve's pages have them)"),
+        cards,
         _("questions (`crlookup ask`)"),
         _("editions other than {editions}").format(editions=", ".join(plan.held)),
     ]

@@ -25,15 +25,17 @@ from crlookup.ui.site.addresses import address_of
 HERE = os.path.dirname(__file__)
 PACK = 6_000_000  # bytes of files per pack, before compression (about 1 MB after)
 SKIPPED = ("offline.json", "sw.js", "_headers")  # (fetched as they are, never from a pack)
+ONLINE = ("offline/", "card/", "cards.json")  # (the packs; the cards' pages, online only)
 
 
 def files_of(folder: str) -> list[str]:
-    """The site's files, relative to `folder`, in a stable order (pages, then the rest)."""
+    """The files the offline copy holds, relative to `folder`, in a stable order: the site's,
+    but for the cards' pages (and their names, which lead to them)."""
     found = []
     for d, _dirs, files in os.walk(folder):
         for name in files:
             path = os.path.relpath(os.path.join(d, name), folder).replace(os.sep, "/")
-            if path not in SKIPPED and not path.startswith("offline/"):
+            if path not in SKIPPED and not path.startswith(ONLINE):
                 found.append(path)
     return sorted(found)
 

@@ -7,6 +7,10 @@ build segments Chinese into words. It is fed records, not pages: each entry's ow
 title and text, in its language (the Chinese of a side-by-side page as Chinese), so that a
 page's header, links and neighbours are not what it is found by. numbers.json maps each entry's
 number, as judges write it ("702.19b", "IPG 2.3"), to its page.
+
+Pagefind has no typo tolerance: words.json lists the English words the records hold, the
+most frequent first, which find.js corrects a word typed that is not one of them to
+("deathtuch": "deathtouch") before asking Pagefind.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ import contextlib
 import html
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from typing import Any, NamedTuple
 
 from crlookup.core.errors import CrlookupError
@@ -85,6 +91,20 @@ def write(folder: str, records: list[Record], plan) -> None:
     numbers = {r.number: r.url for r in records if r.number is not None}
     with open(os.path.join(folder, "numbers.json"), "w", encoding="utf-8") as f:
         json.dump(numbers, f, ensure_ascii=False, separators=(",", ":"))
+    with open(os.path.join(folder, "words.json"), "w", encoding="utf-8") as f:
+        json.dump(vocabulary(records), f, ensure_ascii=False, separators=(",", ":"))
+
+
+_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+def vocabulary(records: list[Record]) -> list[str]:
+    """Every English word of `records` of three letters or more, the most frequent first (a
+    tie: alphabetical): a word typed that is not one of them finds nothing (find.js)."""
+    counts = Counter(
+        w for r in records if r.lang == "en" for w in _WORD.findall(r.content.lower()) if len(w) > 2
+    )
+    return [w for w, _n in sorted(counts.items(), key=lambda c: (-c[1], c[0]))]
 
 
 def _index(folder: str, records: list[Record]) -> None:

@@ -92,8 +92,11 @@ self.addEventListener("activate", function (event) {
     var older = await keptBefore();
     await Promise.all(older.map(function (n) { return caches.delete(n); }));
     await self.clients.claim();
-    if (older.length) {
-      var listed = await (await (await caches.open(NAME)).match(ROOT + "offline.json")).json();
+    if (older.length) {  // (said by a page open now, or by the next one to load: updated.json)
+      var cache = await caches.open(NAME);
+      var listed = await (await cache.match(ROOT + "offline.json")).json();
+      await cache.put(ROOT + "updated.json", new Response(JSON.stringify(listed.editions), {
+        headers: { "Content-Type": "application/json" } }));
       await tell({ kind: "updated", version: VERSION, editions: listed.editions });
     }
   })());

@@ -1,8 +1,11 @@
 // The static site's search, in the browser and offline: a number typed ("702.19b", "IPG 2.3")
 // goes straight to its page (numbers.json); words are searched with Pagefind (its index of
-// the entries, crlookup.ui.site.search), Chinese words in its Chinese index. Suggestions as
-// you type in the box; the search page (search/?q=) lists them all. An address of serve's
-// with ?edition= or ?parallel= goes to the page this site keeps for it.
+// the entries, crlookup.ui.site.search), Chinese words in its Chinese index; a word the site
+// does not have (misspelt) is corrected to the nearest it has (words.json). Suggestions as
+// you type in the box; the search page (search/?q=) lists them all. A site with the cards'
+// pages (--cards) offers the cards whose name, or a face's, starts with the words (cards.json,
+// online only). An address of serve's with ?edition= or ?parallel= goes to the page this site
+// keeps for it.
 (function () {
   "use strict";
   var root = new URL("../", document.currentScript.src).href;
@@ -10,6 +13,8 @@
   var list = document.getElementById("suggest");
   var page = document.getElementById("found");
   var numbers = null;
+  var cardNames = null;
+  var vocabulary = null;
   var finder = null;
   var merged = {};
   var asked = 0;
@@ -31,6 +36,41 @@
       numbers = fetch(root + "numbers.json").then(function (r) { return r.json(); });
     }
     return numbers;
+  }
+
+  function loadCards() {  // (none on a site without them, or offline: they are online only)
+    if (!document.documentElement.hasAttribute("data-cards")) return Promise.resolve([]);
+    if (!cardNames) {
+      cardNames = fetch(root + "cards.json").then(function (r) {
+        return r.ok ? r.json() : [];
+      }).catch(function () { cardNames = null; return []; });
+    }
+    return cardNames;
+  }
+
+  // A card's page, as the site keys it (crlookup.ui.site.addresses: Python's quoting, a
+  // slash of the name as %252F)
+  function cardPage(name) {
+    var quoted = encodeURIComponent(name).replace(/[!'()*]/g, function (c) {
+      return "%" + c.charCodeAt(0).toString(16).toUpperCase();
+    }).replace(/%2C/g, ",").replace(/%2B/g, "+").replace(/%2F/g, "%252F");
+    return root + "card/" + quoted + "/";
+  }
+
+  // The cards whose name, or one of its faces' names, starts with `words`: up to `limit`
+  function cardsNamed(words, limit) {
+    var wanted = words.toLowerCase();
+    if (wanted.length < 3) return Promise.resolve([]);
+    return loadCards().then(function (names) {
+      var out = [];
+      for (var i = 0; i < names.length && out.length < limit; i++) {
+        var faces = names[i].toLowerCase().split(" // ");
+        if (faces.some(function (f) { return f.indexOf(wanted) === 0; })) {
+          out.push({ href: cardPage(names[i]), title: names[i], excerpt: "" });
+        }
+      }
+      return out;
+    });
   }
 
   // A number as the site keys it: "ipg2.3" -> "IPG 2.3", "CR 702.19b." -> "702.19b"
@@ -76,7 +116,74 @@
     });
   }
 
-  // What `words` find: [{href, title, excerpt}], the number's page first
+  function loadWords() {
+    if (!vocabulary) {
+      vocabulary = fetch(root + "words.json").then(function (r) { return r.json(); })
+        .then(function (list) { return { list: list, known: new Set(list) }; })
+        .catch(function () { vocabulary = null; return { list: [], known: new Set() }; });
+    }
+    return vocabulary;
+  }
+
+  // The edits between a and b (a letter added, dropped, changed, or two swapped), or more
+  // than `most` as soon as it is sure to be
+  function distance(a, b, most) {
+    var before = [], row = [], i, j;
+    var last = [];
+    for (j = 0; j <= b.length; j++) row[j] = j;
+    for (i = 1; i <= a.length; i++) {
+      last = before; before = row; row = [i];
+      var least = i;
+      for (j = 1; j <= b.length; j++) {
+        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        var d = Math.min(before[j] + 1, row[j - 1] + 1, before[j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+          d = Math.min(d, last[j - 2] + 1);
+        }
+        row[j] = d;
+        if (d < least) least = d;
+      }
+      if (least > most) return most + 1;
+    }
+    return row[b.length];
+  }
+
+  // `words` with each word the site does not have replaced by the nearest it has (one edit
+  // for a word of up to six letters, two for a longer; the most frequent of the nearest),
+  // or null if none is
+  function corrected(words) {
+    return loadWords().then(function (v) {
+      var changed = false;
+      var out = words.toLowerCase().split(/\s+/).map(function (word) {
+        if (word.length < 4 || v.known.has(word) || !/^[a-z']+$/.test(word)) return word;
+        var most = word.length > 6 ? 2 : 1, best = word, found = most + 1;
+        for (var i = 0; i < v.list.length && found > 1; i++) {
+          var k = v.list[i];
+          if (Math.abs(k.length - word.length) > most) continue;
+          var d = distance(word, k, found - 1);
+          if (d < found) { found = d; best = k; }
+        }
+        changed = changed || best !== word;
+        return best;
+      });
+      return changed ? out.join(" ") : null;
+    });
+  }
+
+  // What Pagefind finds for `words`, a word the site does not have corrected first (it
+  // would find nothing): [hits, the words searched]
+  function searched(words, limit) {
+    var asked = CJK.test(words) ? Promise.resolve(null) : corrected(words);
+    return asked.then(function (fixed) {
+      return pagefind(fixed || words).then(function (search) { return [search, fixed || words]; });
+    }).then(function (both) {
+      return Promise.all(both[0].results.slice(0, limit).map(function (r) { return r.data(); }))
+        .then(function (hits) { return [hits, both[1]]; });
+    });
+  }
+
+  // What `words` find: [{href, title, excerpt}], the number's page first; `.searched`, the
+  // words Pagefind was asked (corrected, if they were)
   function find(words, limit) {
     var n = numbered(words);
     var byNumber = n ? loadNumbers().then(function (found) {
@@ -87,13 +194,12 @@
     }) : Promise.resolve([]);
     return byNumber.then(function (first) {
       if (n && first.length) return first;
-      return pagefind(words).then(function (search) {
-        return Promise.all(search.results.slice(0, limit).map(function (r) { return r.data(); }))
-          .then(function (hits) {
-            return first.concat(hits.map(function (h) {
-              return { href: h.url, title: h.meta.title, excerpt: h.excerpt };
-            }));
-          });
+      return Promise.all([cardsNamed(words, 3), searched(words, limit)]).then(function (both) {
+        var out = first.concat(both[0], both[1][0].map(function (h) {
+          return { href: h.url, title: h.meta.title, excerpt: h.excerpt };
+        }));
+        out.searched = both[1][1];
+        return out;
       });
     });
   }
@@ -147,7 +253,7 @@
 
   if (box && list) {
     box.addEventListener("input", suggest);
-    box.addEventListener("focus", loadFinder, { once: true });
+    box.addEventListener("focus", function () { loadFinder(); loadWords(); }, { once: true });
     box.form.addEventListener("submit", function (e) {
       var n = numbered(box.value);
       if (!n) return;
@@ -173,6 +279,9 @@
       box.value = words;
       heading.textContent = heading.dataset.label + " " + words;
       find(words, 50).then(function (hits) {
+        if (hits.searched && hits.searched !== words) {
+          heading.textContent = heading.dataset.fixed.replace("{words}", hits.searched);
+        }
         page.textContent = "";
         hits.forEach(function (hit) { page.appendChild(item(hit, true)); });
         document.getElementById("none").hidden = hits.length > 0;

@@ -14,20 +14,43 @@
 
   bar.hidden = false;
   navigator.serviceWorker.register(root + "sw.js", { scope: root, updateViaCache: "none" });
-  fetch(root + "offline.json").then(function (r) { return r.json(); }).then(function (listed) {
+  // What is kept: the button, "Kept offline", or "Updated offline copy" (on load, and when a
+  // newer service worker takes over: its message may have gone before this page listened)
+  function check() {
+    return fetch(root + "offline.json").then(function (r) { return r.json(); }).then(shown)
+      .catch(function () { /* (no offline.json: nothing to keep) */ });
+  }
+  check();
+  navigator.serviceWorker.addEventListener("controllerchange", check);
+
+  function shown(listed) {
     button.dataset.bytes = listed.bytes;
     // kept: a copy of this version, whole (offline.json is the last file it saves)
     var copy = { cacheName: "crlookup-" + listed.version };
     return caches.match(root + "offline.json", copy).then(function (kept) {
-      if (kept) {
-        button.hidden = true;
-        say(bar.dataset.kept.replace("{size}", mb(listed.bytes))
-          .replace("{editions}", listed.editions.join(", ")));
-      } else {
+      if (!kept) {
         button.textContent = bar.dataset.keep.replace("{size}", mb(listed.bytes));
+        return;
       }
+      button.hidden = true;
+      return caches.match(root + "updated.json", copy).then(function (updated) {
+        if (updated) {
+          updatedSaid(listed.version, listed.editions);
+        } else if (bar.dataset.state !== "updated") {
+          say(bar.dataset.kept.replace("{size}", mb(listed.bytes))
+            .replace("{editions}", listed.editions.join(", ")));
+        }
+      });
     });
-  }).catch(function () { /* (no offline.json: nothing to keep) */ });
+  }
+
+  // "Updated offline copy", said once: by the page open when the copy was replaced, or by
+  // the next one to load (the service worker leaves updated.json in the new copy for it)
+  function updatedSaid(version, editions) {
+    bar.dataset.state = "updated";
+    say(bar.dataset.updated.replace("{editions}", editions.join(", ")));
+    caches.open("crlookup-" + version).then(function (c) { return c.delete(root + "updated.json"); });
+  }
 
   navigator.serviceWorker.addEventListener("message", function (event) {
     var m = event.data || {};
@@ -41,8 +64,7 @@
       button.disabled = false;
       say(bar.dataset.failed.replace("{reason}", m.message));
     } else if (m.kind === "updated") {
-      bar.dataset.state = "updated";
-      say(bar.dataset.updated.replace("{editions}", m.editions.join(", ")));
+      updatedSaid(m.version, m.editions);
     }
   });
 
