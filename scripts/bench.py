@@ -412,10 +412,12 @@ def beside(port: int, rules: list[str], heavy: list[str], clients: int):
         worst.join()
 
 
-def page_figures(port: int, runs: int = 9) -> tuple[list[float], list[float]]:
-    """A rule page (/rule/702.19b) loaded `runs` times in headless Chromium, each time in a
-    fresh context (an empty cache): the KB each load transferred (the page, its style and its
-    script, headers included) and its first contentful paint, in seconds."""
+def page_figures(
+    port: int, runs: int = 9, path: str = "/rule/702.19b"
+) -> tuple[list[float], list[float]]:
+    """A rule page (`path`) loaded `runs` times in headless Chromium, each time in a fresh
+    context (an empty cache): the KB each load transferred (the page, its style and its
+    scripts, headers included) and its first contentful paint, in seconds."""
     from playwright.sync_api import sync_playwright
 
     sizes, paints = [], []
@@ -425,7 +427,7 @@ def page_figures(port: int, runs: int = 9) -> tuple[list[float], list[float]]:
             for _ in range(runs):
                 context = browser.new_context(viewport={"width": 390, "height": 844})
                 page = context.new_page()
-                page.goto(f"http://127.0.0.1:{port}/rule/702.19b", wait_until="load")
+                page.goto(f"http://127.0.0.1:{port}{path}", wait_until="load")
                 paint = page.evaluate(  # (headless paints once asked to: wait for it)
                     """() => new Promise((done) => new PerformanceObserver((list) => {
                       const found = list.getEntriesByName('first-contentful-paint')[0];
@@ -470,6 +472,124 @@ def page_rows(port: int, rules: list[str]) -> list:
     ]
     print(f"pages: first loads {sizes} KB; first contentful paints {paints} s")
     return rows
+
+
+# issue 56: the static site, from a plain static file server (python -m http.server)
+SITE_BUILD_S = 60.0  # `crlookup site` of the full library, on two cores
+SITE_OFFLINE_MB = 10.0  # the offline copy of CR + IPG + MTR + JAR + glossary, transferred
+SITE_SEARCH_S = 0.1  # keystroke to suggestions shown, the CPU throttled 4x (a mid-range phone)
+# (the last misspelt: Pagefind finds nothing, the word is corrected, Pagefind is asked again)
+SITE_WORDS = ["deathtouch", "trample", "first strike", "mulligan", "hexproof", "lifelink",
+              "commander", "死触", "阻挡", "702.19b", "IPG 2.3", "missed trigger",
+              "deathtuch"]  # fmt: skip
+SEARCHED = """(words) => new Promise((done) => {
+  const box = document.getElementById('q'), list = document.getElementById('suggest');
+  let t0 = 0;
+  list.addEventListener('found', (e) => done([performance.now() - t0, e.detail]), {once: true});
+  box.value = words;
+  t0 = performance.now();
+  box.dispatchEvent(new Event('input'));
+})"""
+
+
+def site_search_times(port: int) -> tuple[float, list[float], list[int]]:
+    """Searches typed into a rule page's box in Chromium with the CPU throttled 4 times: the
+    first (as the box is focused: Pagefind loading), then each of SITE_WORDS once: seconds from the keystroke's
+    input event to the suggestions shown (the list's "found" event), and how many each found."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+            page.goto(f"http://127.0.0.1:{port}/rule/702.19b/", wait_until="load")
+            page.focus("#q")  # (Pagefind starts loading: the first search waits for it)
+            first = page.evaluate(SEARCHED, "flying")[0] / 1000
+            times, found = [], []
+            for words in SITE_WORDS:  # (once each: a second time finds its chunks loaded)
+                seconds, hits = page.evaluate(SEARCHED, words)
+                times.append(seconds / 1000)
+                found.append(hits)
+            context.close()
+        finally:
+            browser.close()
+    return first, times, found
+
+
+def site_rows(exe: str, home: str, env: dict) -> list:
+    """The static site's figures (issue 56): building it from the full library, its offline
+    copy, a rule page's first visit and a search, over a plain static file server."""
+    folder = tempfile.mkdtemp(prefix="crlookup-bench-site-")
+    try:
+        started = time.monotonic()
+        done = subprocess.run(
+            [exe, "site", os.path.join(folder, "public"), "--json"],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        seconds = time.monotonic() - started
+        built = json.loads(done.stdout)
+        rows: list = [
+            ("site: crlookup site (the full library)", seconds, None, SITE_BUILD_S),
+            ("  its pages, all of them (MB)", built["bytes"] / 1e6, None, None),
+            ("site: the offline copy (MB)", built["offline_bytes"] / 1e6, None, SITE_OFFLINE_MB),
+        ]
+        started = time.monotonic()  # the cards' cost (--cards: their pages, online only)
+        done = subprocess.run(
+            [exe, "site", os.path.join(folder, "cards"), "--cards", "--json"],
+            env=env, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        with_cards = json.loads(done.stdout)
+        rows += [
+            ("site --cards: the build", time.monotonic() - started, None, None),
+            ("  its pages, all of them (MB)", with_cards["bytes"] / 1e6, None, None),
+            ("  the offline copy, as without (MB)", with_cards["offline_bytes"] / 1e6, None,
+             SITE_OFFLINE_MB),
+        ]  # fmt: skip
+        shutil.rmtree(os.path.join(folder, "cards"))
+        if not os.path.exists(CHROMIUM):
+            print(f"site: no Chromium at {CHROMIUM} (apt-get install chromium): no browser rows")
+            return rows
+        port = _free_port()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
+             "--directory", os.path.join(folder, "public")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            time.sleep(1.0)
+            sizes, paints = page_figures(port, path="/rule/702.19b/")
+            first, times, found = site_search_times(port)
+        finally:
+            server.terminate()
+            server.wait()
+        rows += [
+            ("site: a rule page's first visit (KB)", statistics.median(sizes), None, PAGE_KB),
+            ("site: first contentful paint, Chromium", statistics.median(paints), None,
+             PAGE_FCP_S),
+            ("site: a search, CPU 4x throttled", statistics.median(times), None, SITE_SEARCH_S),
+            ("  the slowest of them", max(times), None, None),
+            ("  the first, as the box is focused (loading)", first, None, None),
+        ]  # fmt: skip
+        print(
+            f"site: {built['pages']} pages, {built['bytes'] / 1e6:.1f} MB, offline copy "
+            f"{built['offline_bytes'] / 1e6:.2f} MB, built in {seconds:.1f} s; first visits "
+            f"{sizes} KB, paints {paints} s; searches {[round(t * 1000) for t in times]} ms, "
+            f"found {found}"
+        )
+        return rows
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool) -> list:
@@ -706,6 +826,8 @@ def main() -> None:
         if not args.only or "serve" in args.only or "pages" in args.only:
             workers = [int(n) for n in args.serve_workers.split(",")]
             rows += serve_rows(exe, home, env, workers, rebuild=True)
+        if not args.only or "site" in args.only:
+            rows += site_rows(exe, home, env)
         if not args.only:
             size = sum(
                 f.stat().st_size
@@ -779,7 +901,11 @@ def main() -> None:
     failed = False
     for name, seconds, ratio, target in rows:
         shown = f"{seconds:.2f} s" if abs(seconds) >= 1 else f"{seconds * 1000:.1f} ms"
-        if "(KB)" in name:  # a size, at most the target
+        if "(MB)" in name:  # a size in megabytes (10^6), at most the target
+            ok = target is None or seconds <= target
+            tgt = "" if target is None else f"{target:>5.0f} MB"
+            print(f"{name:48} {seconds:>7.2f} MB {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
+        elif "(KB)" in name:  # a size, at most the target
             ok = target is None or seconds <= target
             tgt = "" if target is None else f"{target:>5.0f} KB"
             print(f"{name:48} {seconds:>7.1f} KB {'':>7} {tgt:>8}  {'yes' if ok else 'NO'}")
