@@ -10,7 +10,7 @@ Each page's links are made relative to it, so that one build works at the top of
 a folder of it (a GitHub Pages project) and under serve's /site/; a link to a page the site
 does not have (another edition's, a card's without --cards) is left as its text.
 
-With --cards, every card is a page too (`/card/Giant%20Spider`), online only: 34,565 pages
+With --cards, every card is a page too (`/card/Giant%20Spider`), online only: 34,563 pages
 of about 8 KB, more than a phone should keep, so the offline copy leaves them out and says
 so (its footer, offline.json); cards.json lists their names for the search box.
 """
