@@ -276,7 +276,7 @@ class StaticServer:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with contextlib.suppress(OSError):
-                urllib.request.urlopen(self.base + "/offline.json", timeout=5).close()
+                urllib.request.urlopen(self.base + "/", timeout=5).close()
                 return
             time.sleep(0.1)
         self.stop()
@@ -401,6 +401,57 @@ def test_a_card_named_in_the_box_goes_to_its_page(chromium, static_server):
     page.wait_for_url(static_server.base + "/card/Bonecrusher%20Giant%20%252F%252F%20Stomp/")
     assert "Bonecrusher Giant" in page.locator("h1").inner_text()
     context.close()
+
+
+@pytest.mark.library
+def test_chinese_words_find_the_chinese_rules(chromium, library, tmp_path):
+    """The search index of side-by-side pages from the full library's newest Chinese edition
+    (the suite's small site has none): Pagefind's extended build cuts the Chinese into words,
+    which find the Chinese rules, as find.js asks them (its page English, the Chinese index
+    merged)."""
+    from crlookup.ui.serve.endpoints import BY_COMMAND
+    from crlookup.ui.site import build, search
+
+    plan = build.Plan(library, ("cr",), (), ("zh",))
+    assert plan.parallel == ["en+zh"]
+    numbers = ("702.2", "702.2b", "702.19", "702.19b", "509.1", "702.9", "704.5a", "100.1")
+    records = []
+    endpoint = BY_COMMAND["rule"]
+    for number in numbers:
+        for at in (f"rule/{number}/", f"en+zh/rule/{number}/"):
+            page = plan.pages[at]
+            data = endpoint.answer(library, endpoint.read(page.params, list(page.query)))
+            records += search.records_of(page, data)
+    assert {r.lang for r in records} == {"en", "zh"}
+    folder = tmp_path / "site"
+    search.write(str(folder), records, plan)
+    (folder / "index.html").write_text('<!doctype html><html lang="en"><title>t</title></html>')
+    server = StaticServer(folder)
+    context = chromium.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server.base + "/")
+        found = page.evaluate("""async (words) => {
+          const at = location.origin + '/pagefind/';  // (absolute, as find.js gives them)
+          const pf = await import(at + 'pagefind.js');
+          await pf.options({ basePath: at, baseUrl: '/' });
+          await pf.init();
+          await pf.mergeIndex(at, { language: 'zh' });
+          const out = {};
+          for (const w of words) {
+            const r = await pf.search(w);
+            const hits = await Promise.all(r.results.map((x) => x.data()));
+            out[w] = hits.map((d) => new URL(d.url, location.href).pathname);
+          }
+          return out;
+        }""", ["死触", "践踏", "deathtouch"])  # fmt: skip
+    finally:
+        context.close()
+        server.stop()
+    assert found["死触"][0] in ("/en+zh/rule/702.2/", "/en+zh/rule/702.2b/"), found
+    assert all(url.startswith("/en+zh/") for url in found["死触"] + found["践踏"]), found
+    assert "/en+zh/rule/702.19/" in found["践踏"], found  # (trample)
+    assert found["deathtouch"] and not any(u.startswith("/en+zh/") for u in found["deathtouch"])
 
 
 def test_the_site_says_where_it_is_published(site_env, tmp_path):
