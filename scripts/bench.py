@@ -552,7 +552,9 @@ def site_rows(exe: str, home: str, env: dict) -> list:
         if not os.path.exists(CHROMIUM):
             print(f"site: no Chromium at {CHROMIUM} (apt-get install chromium): no browser rows")
             return rows
-        port = _free_port()
+        from load import free_port
+
+        port = free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
              "--directory", os.path.join(folder, "public")],
@@ -582,14 +584,6 @@ def site_rows(exe: str, home: str, env: dict) -> list:
         return rows
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def serve_rows(exe: str, home: str, env: dict, workers: list[int], rebuild: bool) -> list:

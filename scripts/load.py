@@ -164,15 +164,20 @@ def load(
     return runner(_load(host, port, paths, connections, requests, wanted, until, done))
 
 
+def free_port() -> int:
+    """A port of loopback's that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def start_server(
     crlookup: list[str], env: dict, workers: int, first: str = "/healthz", *options: str
 ) -> tuple[subprocess.Popen, int, float]:
     """`crlookup serve` (`crlookup`: the command that runs crlookup) with `workers` on a free
     port: the process, the port, and the seconds from its start to its first answer to
     `first`."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     started = time.perf_counter()
     server = subprocess.Popen(
         [*crlookup, "serve", "--port", str(port), "--workers", str(workers), *options],

@@ -424,7 +424,7 @@ def test_chinese_words_find_the_chinese_rules(chromium, library, tmp_path):
             records += search.records_of(page, data)
     assert {r.lang for r in records} == {"en", "zh"}
     folder = tmp_path / "site"
-    search.write(str(folder), records, plan)
+    search.write(str(folder), records)
     (folder / "index.html").write_text('<!doctype html><html lang="en"><title>t</title></html>')
     server = StaticServer(folder)
     context = chromium.new_context()

@@ -25,7 +25,10 @@ import tempfile
 import time
 import urllib.parse
 from collections.abc import Callable, Iterable
+from html import unescape
 from typing import Any, NamedTuple
+
+from markupsafe import escape
 
 from crlookup.core import documents
 from crlookup.core.errors import BadInput, CrlookupError
@@ -219,29 +222,21 @@ def relative(html: str, here: str, plan: Plan) -> str:
     up = "../" * here.count("/")
 
     def anchor(m: re.Match) -> str:
-        found = plan.target(_unescape(m.group(2)))
+        found = plan.target(unescape(m.group(2)))
         if found is None:
             return f'<span class="absent" {m.group(1)}{m.group(3)}>{m.group(4)}</span>'.replace(
                 " >", ">"
             )
-        return f'<a {m.group(1)}href="{up}{_escape(found)}"{m.group(3)}>{m.group(4)}</a>'
+        return f'<a {m.group(1)}href="{up}{escape(found)}"{m.group(3)}>{m.group(4)}</a>'
 
     def attribute(m: re.Match) -> str:
-        url = _unescape(m.group(2))
+        url = unescape(m.group(2))
         found = plan.target(url) if m.group(1) != "action" else plan.target(url.split("?")[0])
         if found is None:  # (a form: sent to the page it is on)
             found = here
-        return f'{m.group(1)}="{up}{_escape(found)}"'
+        return f'{m.group(1)}="{up}{escape(found)}"'
 
     return _ATTRIBUTE.sub(attribute, _LINK.sub(anchor, html))
-
-
-def _unescape(value: str) -> str:
-    return value.replace("&amp;", "&").replace("&#34;", '"').replace("&#39;", "'")
-
-
-def _escape(value: str) -> str:
-    return value.replace("&", "&amp;").replace('"', "&#34;")
 
 
 # ------------------------------------------------------------------ writing
@@ -292,7 +287,7 @@ def build(
             if name.endswith(".png"):
                 shutil.copy(os.path.join(ICONS, name), os.path.join(work, name))
         _write(work, "manifest.webmanifest", manifest().encode("utf-8"))
-        search.write(work, records, plan)
+        search.write(work, records)
         if plan.cards:
             _write(work, "cards.json", json.dumps(plan.cards, ensure_ascii=False).encode())
         if progress:

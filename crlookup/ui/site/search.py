@@ -82,7 +82,7 @@ def records_of(page, data: Any) -> list[Record]:
     return [Record(page.path, title, f"{number} {words}", document, lang, number)]
 
 
-def write(folder: str, records: list[Record], plan) -> None:
+def write(folder: str, records: list[Record]) -> None:
     """Pagefind's index of `records` into folder/pagefind, and numbers.json."""
     _index(folder, records)
     for name in UNUSED:

@@ -43,6 +43,8 @@
     if (!cardNames) {
       cardNames = fetch(root + "cards.json").then(function (r) {
         return r.ok ? r.json() : [];
+      }).then(function (names) {  // (each name's faces, lowercased once: [name, faces])
+        return names.map(function (n) { return [n, n.toLowerCase().split(" // ")]; });
       }).catch(function () { cardNames = null; return []; });
     }
     return cardNames;
@@ -61,12 +63,11 @@
   function cardsNamed(words, limit) {
     var wanted = words.toLowerCase();
     if (wanted.length < 3) return Promise.resolve([]);
-    return loadCards().then(function (names) {
+    return loadCards().then(function (cards) {
       var out = [];
-      for (var i = 0; i < names.length && out.length < limit; i++) {
-        var faces = names[i].toLowerCase().split(" // ");
-        if (faces.some(function (f) { return f.indexOf(wanted) === 0; })) {
-          out.push({ href: cardPage(names[i]), title: names[i], excerpt: "" });
+      for (var i = 0; i < cards.length && out.length < limit; i++) {
+        if (cards[i][1].some(function (f) { return f.indexOf(wanted) === 0; })) {
+          out.push({ href: cardPage(cards[i][0]), title: cards[i][0], excerpt: "" });
         }
       }
       return out;
