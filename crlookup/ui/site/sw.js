@@ -91,14 +91,16 @@ self.addEventListener("activate", function (event) {
   event.waitUntil((async function () {
     var older = await keptBefore();
     await Promise.all(older.map(function (n) { return caches.delete(n); }));
-    await self.clients.claim();
-    if (older.length) {  // (said by a page open now, or by the next one to load: updated.json)
+    var listed = null;
+    if (older.length) {  // (said by a page open now, or by the next one to load: updated.json,
+      // there before a page taken over below looks for it)
       var cache = await caches.open(NAME);
-      var listed = await (await cache.match(ROOT + "offline.json")).json();
+      listed = await (await cache.match(ROOT + "offline.json")).json();
       await cache.put(ROOT + "updated.json", new Response(JSON.stringify(listed.editions), {
         headers: { "Content-Type": "application/json" } }));
-      await tell({ kind: "updated", version: VERSION, editions: listed.editions });
     }
+    await self.clients.claim();
+    if (listed) await tell({ kind: "updated", version: VERSION, editions: listed.editions });
   })());
 });
 
