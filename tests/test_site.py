@@ -266,6 +266,14 @@ def test_a_folder_that_holds_something_else_is_refused_before_any_work(site_env,
     assert time.monotonic() - started < 5 and (tmp_path / "mine.txt").exists()
 
 
+def test_a_language_asked_for_that_the_library_lacks_is_one_line(site_env, tmp_path):
+    """Beside English by default: Chinese if the library has it (the small one has not, and
+    its site was written); asked for, a language it lacks is an error, before any work."""
+    error = run("site", str(tmp_path / "out"), "--parallel", "zh", code=1).error
+    assert one_line(error).startswith("no edition in language 'zh'")
+    assert not (tmp_path / "out").exists()
+
+
 # ------------------------------------------------------------------ in a real browser
 
 
@@ -468,7 +476,8 @@ def test_chinese_words_find_the_chinese_rules(chromium, library, tmp_path):
 def test_the_site_says_where_it_is_published(site_env, tmp_path):
     """--base: the 404 page, which a host answers at any address, links from there."""
     out = tmp_path / "project"
-    run("site", str(out), "--document", "jar", "--base", "/crlookup/")
+    said = run("site", str(out), "--document", "jar", "--base", "/crlookup/").output
+    assert said.startswith(f"{out}: ") and said.count("\n") == 1  # (no bar off a terminal)
     missing = (out / "404.html").read_text(encoding="utf-8")
     assert '<base href="/crlookup/">' in missing  # (its links are relative to that)
     assert re.search(r'href="static/site\.[0-9a-f]+\.css"', missing) and 'href=""' in missing

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from typing import TYPE_CHECKING
 
 from crlookup.core.errors import NOT_FOUND
@@ -39,9 +40,10 @@ EXTRA = 'pip install "crlookup[site]"'
     "--parallel",
     "langs",
     metavar="L1,L2",
-    default="zh",
-    show_default=True,
-    help=N_("Languages shown beside the English CR, separated by commas ('none': none)."),
+    help=N_(
+        "Languages shown beside the English CR, separated by commas ('none': none; "
+        "default: zh, if the library has it)."
+    ),
 )
 @click.option(
     "--base",
@@ -82,20 +84,26 @@ def site(outdir, editions, document_names, langs, base, cards, as_json):
     lib = open_library(as_json=as_json)
     lib.all_editions(None)  # every edition in (waited for)
     wanted = document_names or build.DOCUMENTS
-    chosen = tuple(x.strip() for x in langs.split(",") if x.strip() and x.strip() != "none")
-    if as_json:
-        built = build.build(lib, outdir, document_names=wanted, editions=editions, langs=chosen,
-                            base=base, cards=cards)  # fmt: skip
-        click.echo(json.dumps(built.to_dict(), ensure_ascii=False, indent=2))
-        return
+    chosen = (
+        None
+        if langs is None
+        else tuple(x.strip() for x in langs.split(",") if x.strip() and x.strip() != "none")
+    )
     from rich.progress import Progress
 
-    with Progress(transient=True) as bar:
+    from crlookup.ui.render import text
+
+    # (on stderr as a build's bar is, and only on a terminal: stdout holds what was written)
+    shown = not as_json and sys.stderr.isatty()
+    with Progress(console=text.console(stderr=True), transient=True, disable=not shown) as bar:
         task = bar.add_task(_("Writing the site"), total=None)
         built = build.build(
             lib, outdir, document_names=wanted, editions=editions, langs=chosen, base=base,
             cards=cards, progress=lambda done, total: bar.update(task, completed=done, total=total),
         )  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(built.to_dict(), ensure_ascii=False, indent=2))
+        return
     click.echo(
         _(
             "{folder}: {pages} pages, {size:.1f} MB; the offline copy {offline:.1f} MB; "

@@ -83,7 +83,7 @@ class Plan:
         lib,
         documents_: Iterable[str],
         editions: Iterable[str],
-        langs: Iterable[str],
+        langs: Iterable[str] | None,
         cards: bool = False,
     ):
         self.lib = lib
@@ -101,8 +101,8 @@ class Plan:
             self.prefixes[edition] = ""
             self._edition(document, edition, "")
         if "cr" in wanted and "cr" in newest:
-            for lang in langs:
-                self._parallel(newest["cr"], lang)
+            for lang in PARALLEL if langs is None else langs:
+                self._parallel(newest["cr"], lang, asked=langs is not None)
             self._diff(newest["cr"])
         for asked in editions:
             info = lib.edition(asked)
@@ -147,11 +147,13 @@ class Plan:
                     at, "define", {"term": term}, asked, ("glossary", info.lang) if record else None
                 )
 
-    def _parallel(self, edition: str, lang: str) -> None:
+    def _parallel(self, edition: str, lang: str, asked: bool) -> None:
         pair = f"en+{lang}"
         try:
             found = self.lib.parallel("100.1", ("en", lang), edition)
-        except CrlookupError:  # (a language the library lacks: no pages of it)
+        except CrlookupError:  # (a language the library lacks: asked for, an error; else none)
+            if asked:
+                raise
             return
         self.parallel.append(pair)
         self.held.extend(v for v in found.to_dict()["editions"].values() if v not in self.held)
@@ -248,13 +250,14 @@ def build(
     *,
     document_names: Iterable[str] = DOCUMENTS,
     editions: Iterable[str] = (),
-    langs: Iterable[str] = PARALLEL,
+    langs: Iterable[str] | None = None,
     base: str = "/",
     cards: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> Built:
     """Write the site of `lib` into `folder` (made anew: written beside it, then put in its
-    place): the newest edition of each of `document_names`, the CR's beside `langs`, and
+    place): the newest edition of each of `document_names`, the CR's beside `langs` (None:
+    those of PARALLEL the library has; a language asked for that it lacks, NotFound), and
     `editions` under their own prefixes, and with `cards` every card's page (online only);
     `base` the address the site is published at (its 404 page's links, which a host answers
     at any address, start there)."""
